@@ -1,0 +1,119 @@
+"""Engine subcommands: ``resolve``, ``legal``, ``replay`` and ``bench engine``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .api import EXIT_MALFORMED, legal_request, resolve_request
+
+
+def _emit(obj) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+
+
+def _malformed(message: str) -> dict:
+    return {"ok": False, "error": {"code": "bad_request", "field": "request", "message": message,
+                                   "rule": "request.format"}}
+
+
+def _serve_requests(handler) -> int:
+    """One JSON document → one response and its exit code; JSON Lines → one line each, exit 0."""
+    try:
+        data = sys.stdin.buffer.read().decode("utf-8")
+    except UnicodeDecodeError:
+        _emit(_malformed("input is not UTF-8"))
+        return EXIT_MALFORMED
+    decoder = json.JSONDecoder()
+    stripped = data.strip()
+    if not stripped:
+        _emit(_malformed("no request on standard input"))
+        return EXIT_MALFORMED
+    try:
+        obj, end = decoder.raw_decode(stripped)
+        single = not stripped[end:].strip()
+    except json.JSONDecodeError as exc:
+        obj, single = None, "\n" not in stripped
+        if single:
+            _emit(_malformed(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"))
+            return EXIT_MALFORMED
+    if single:
+        code, response = handler(obj)
+        _emit(response)
+        return code
+    out = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as exc:
+            out.append(json.dumps(_malformed(f"line {number} is not JSON: {exc.msg}")))
+            continue
+        out.append(json.dumps(handler(request)[1], ensure_ascii=False))
+    sys.stdout.write("\n".join(out) + "\n")
+    return 0
+
+
+def cmd_resolve(args) -> int:
+    return _serve_requests(resolve_request)
+
+
+def cmd_legal(args) -> int:
+    return _serve_requests(legal_request)
+
+
+def cmd_replay(args) -> int:
+    from .explain import explain
+    from .game import Game, RecordError
+    from .jsonio import position_to_json
+    from .notation import position_to_text
+
+    try:
+        with open(args.record, encoding="utf-8") as fh:
+            game = Game.replay(fh)
+    except (OSError, RecordError) as exc:
+        print(f"maamut replay: {exc}", file=sys.stderr)
+        return EXIT_MALFORMED
+    if args.json:
+        _emit({"position": position_to_json(game.position), "notation": position_to_text(game.position),
+               "winner": game.winner, "turns": game.turns_played()})
+    else:
+        for entry in game.history:
+            for line in explain(entry["events"], args.lang, with_rules=False):
+                print(line)
+        print(position_to_text(game.position))
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .bench import run_engine_bench
+
+    figures = run_engine_bench(seconds=args.seconds)
+    if args.json:
+        _emit(figures)
+    else:
+        for key, value in figures.items():
+            print(f"{key:>22}: {value}")
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("resolve", help="apply an action to a position (JSON on stdin)",
+                              description="Read one JSON request (or JSON Lines) on stdin and print the outcome. "
+                                          "Exit 0 legal, 1 illegal action, 2 malformed input.")
+    p.set_defaults(handler=cmd_resolve)
+    p = subparsers.add_parser("legal", help="list the legal actions of the player to move (JSON on stdin)")
+    p.set_defaults(handler=cmd_legal)
+    p = subparsers.add_parser("replay", help="replay a game record and print the trace and final position")
+    p.add_argument("record", help="a JSON-lines game record")
+    p.add_argument("--json", action="store_true", help="print the final position as JSON")
+    p.add_argument("--lang", choices=("en", "fr"), default="en")
+    p.set_defaults(handler=cmd_replay)
+
+
+def register_bench(bench_targets) -> None:
+    p = bench_targets.add_parser("engine", help="flights, legal-move generation and random games per second")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--seconds", type=float, default=2.0, help="time spent on each figure")
+    p.set_defaults(handler=cmd_bench)

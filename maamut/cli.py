@@ -1,0 +1,61 @@
+"""``maamut`` command line.
+
+Each part of the product owns its subcommands in a ``commands`` module exposing
+``register(subparsers)``; this module only gathers them, so the engine never imports
+the camera, LED or web code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: Modules that contribute subcommands, in the order they appear in ``--help``.
+COMMAND_MODULES = (
+    "engine.commands",
+    "vision.commands",
+    "firmware_bridge.commands",
+    "companion_web.commands",
+    "maamut.app_commands",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="maamut",
+        description="Mâamut table companion: referee, camera reader, LEDs and web page.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers.required = True
+    bench = subparsers.add_parser("bench", help="run a benchmark and print its figures")
+    bench_targets = bench.add_subparsers(dest="target", metavar="TARGET")
+    bench_targets.required = True
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            # A part whose optional dependency is missing must not take the whole
+            # command line down with it; only its own subcommands disappear.
+            if exc.name and exc.name.split(".")[0] == name.split(".")[0]:
+                continue
+            raise
+        module.register(subparsers)
+        if hasattr(module, "register_bench"):
+            module.register_bench(bench_targets)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
