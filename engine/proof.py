@@ -30,29 +30,58 @@ def open_neighbours(tiles: tuple[Tile, ...], cell: int) -> int:
     return sum(1 for n in NEIGHBOURS[cell] if n is not None and tiles[n] is not Tile.ROCK)
 
 
-def reachable_cells(tiles: tuple[Tile, ...], start: int) -> frozenset[int]:
-    """Every cell a sequence of flights could ever make the mammoth enter (over-approximation)."""
-    seen: set[int] = set()
-    frontier = [start]
-    stops = {start}
-    while frontier:
-        cell = frontier.pop()
+def _entered_masks(tiles: tuple[Tile, ...], open_len=None) -> list[int]:
+    """Bitmask per cell of the cells a single flight of 1-3 cells from it may enter."""
+    masks = []
+    for cell in range(len(tiles)):
+        mask = 0
         for d in range(6):
             for c in RAYS[cell][d][:3]:
                 if tiles[c] is Tile.ROCK:
                     break
-                seen.add(c)
-                if c not in stops:
-                    stops.add(c)
-                    frontier.append(c)
-    return frozenset(seen)
+                mask |= 1 << c
+        masks.append(mask)
+    return masks
 
 
-def survives_from(tiles: tuple[Tile, ...], mammoth: int) -> bool:
+def reachable_cells(tiles: tuple[Tile, ...], start: int, masks=None) -> frozenset[int]:
+    """Every cell a sequence of flights could ever make the mammoth enter (over-approximation).
+
+    Each entered cell is also a possible stop (a shorter card ends there), so the
+    closure simply follows entered cells.
+    """
+    masks = masks or _entered_masks(tiles)
+    reached = 0
+    frontier = masks[start]
+    while frontier:
+        reached |= frontier
+        new = 0
+        bits = frontier
+        while bits:
+            low = bits & -bits
+            new |= masks[low.bit_length() - 1]
+            bits ^= low
+        frontier = new & ~reached
+    return frozenset(c for c in range(len(tiles)) if reached >> c & 1)
+
+
+def survives_from(tiles: tuple[Tile, ...], mammoth: int, open_len=None) -> bool:
     """The proof for a mammoth on ``mammoth`` (depends on the layout only)."""
     if open_neighbours(tiles, mammoth) <= 1:
         return True
-    return not any(tiles[c] is Tile.GRASS for c in reachable_cells(tiles, mammoth))
+    return not any(tiles[c] is Tile.GRASS for c in reachable_cells(tiles, mammoth, _masks_for(tiles)))
+
+
+_MASKS: dict = {}
+
+
+def _masks_for(tiles):
+    masks = _MASKS.get(id(tiles))
+    if masks is None or masks[0] is not tiles:
+        if len(_MASKS) > 64:
+            _MASKS.clear()
+        masks = _MASKS[id(tiles)] = (tiles, _entered_masks(tiles))
+    return masks[1]
 
 
 def mammoth_survives(pos: Position, variants: Variants = DEFAULT) -> bool:

@@ -47,11 +47,13 @@ FLIGHT_TURNS = (0, 1, 2, 4, 5)
 class _Layout:
     """What a tile layout fixes for the whole game: walkability and open ray lengths."""
 
-    __slots__ = ("tiles", "walkable", "grass", "open_len", "_survives")
+    __slots__ = ("tiles", "walkable", "grass", "open_len", "_survives", "_tried", "moves_by_hand")
 
     def __init__(self, tiles: tuple[Tile, ...]):
         self.tiles = tiles
         self._survives: list = [None] * NUM_CELLS
+        self._tried: dict = {}
+        self.moves_by_hand: dict = {}  # (cell, card values bitmask) -> ((d, k), ...), for playouts
         self.walkable = tuple(t is not Tile.ROCK for t in tiles)
         self.grass = tuple(t is Tile.GRASS for t in tiles)
         open_len = []
@@ -67,10 +69,19 @@ class _Layout:
             open_len.append(tuple(row))
         self.open_len = tuple(open_len)
 
+    def flight_direction(self, origin: int, a: int, k: int) -> int:
+        """The direction a flight of ``k`` takes when traps do not shorten the check, or -1."""
+        reach = self.open_len[origin]
+        for t in FLIGHT_TURNS:
+            d = (a + t) % 6
+            if reach[d] >= k:
+                return d
+        return -1
+
     def survives(self, mammoth: int) -> bool:
         known = self._survives[mammoth]
         if known is None:
-            known = self._survives[mammoth] = survives_from(self.tiles, mammoth)
+            known = self._survives[mammoth] = survives_from(self.tiles, mammoth, self.open_len)
         return known
 
 
@@ -218,8 +229,18 @@ class _Resolution:
     # -- flight ---------------------------------------------------------------
     def try_directions(self, origin: int, a: int, k: int):
         """Each direction in flight order with why it is refused, up to the first open one."""
-        walkable = self.layout.walkable
         truncate = self.variants.trap_truncates_path_check
+        if not truncate:
+            # without traps in the check the verdicts depend on the layout only: memoise them
+            key = (origin, a, k)
+            cached = self.layout._tried.get(key)
+            if cached is None:
+                cached = self.layout._tried[key] = self._try_directions(origin, a, k, False)
+            return [dict(t) for t in cached[0]], cached[1]
+        return self._try_directions(origin, a, k, True)
+
+    def _try_directions(self, origin: int, a: int, k: int, truncate: bool):
+        walkable = self.layout.walkable
         tried = []
         for turn in FLIGHT_TURNS:
             d = (a + turn) % 6

@@ -35,11 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
-            # A part whose optional dependency is missing must not take the whole
-            # command line down with it; only its own subcommands disappear.
-            if exc.name and exc.name.split(".")[0] == name.split(".")[0]:
-                continue
-            raise
+            if exc.name == name:
+                continue  # that part has no subcommands
+            # A part whose dependency is missing must not take the referee down with
+            # it; only its own subcommands disappear, and we say why.
+            print(f"maamut: {name} unavailable ({exc})", file=sys.stderr)
+            continue
         module.register(subparsers)
         if hasattr(module, "register_bench"):
             module.register_bench(bench_targets)
