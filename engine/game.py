@@ -46,7 +46,7 @@ class Game:
     """
 
     def __init__(self, players, seed, variants: Variants = Variants(), tiles=None,
-                 on_record: Callable[[str], None] | None = None):
+                 on_record: Callable[[str], None] | None = None, deal: bool = True):
         players = tuple(players)
         if not 2 <= len(players) <= 4:
             raise ValueError("Mâamut is played by 2 to 4 players")
@@ -55,6 +55,9 @@ class Game:
         self.players = players
         self.seed = seed
         self.variants = variants
+        # deal=False: the players hold real cards the engine cannot see (a camera-read
+        # table), so any card value may be played and no deck is simulated.
+        self.deal = deal
         self.on_record = on_record
         rng = random.Random(f"maamut:{seed}")
         if tiles is None:
@@ -65,7 +68,7 @@ class Game:
             raise ValueError("invalid layout: " + "; ".join(problems))
         self.tiles = tiles
         self._header = {"record": RECORD_FORMAT, "players": list(players), "seed": seed,
-                        "variants": variants.changed(),
+                        "variants": variants.changed(), **({} if deal else {"deal": False}),
                         "tiles": {CELL_NAMES[i]: t.value for i, t in enumerate(tiles)}}
         self._lines: list[str] = [json.dumps(self._header, ensure_ascii=False)]
         self._entries: list[dict] = []
@@ -73,17 +76,18 @@ class Game:
 
     # -- construction -----------------------------------------------------------
     @classmethod
-    def new(cls, players, seed=None, variants: Variants = Variants(), tiles=None, on_record=None) -> "Game":
+    def new(cls, players, seed=None, variants: Variants = Variants(), tiles=None, on_record=None,
+            deal: bool = True) -> "Game":
         if seed is None:
             seed = secrets.randbelow(2**31)
-        game = cls(players, seed, variants, tiles, on_record)
+        game = cls(players, seed, variants, tiles, on_record, deal)
         if on_record:
             on_record(game._lines[0])
         return game
 
     def _restart(self):
         self.deck = Deck.new(f"cards:{self.seed}", self.variants.reshuffle)
-        hands = {p: tuple(self.deck.draw() for _ in range(HAND_SIZE)) for p in self.players}
+        hands = {p: tuple(self.deck.draw() for _ in range(HAND_SIZE)) for p in self.players} if self.deal else None
         self.position = Position(self.tiles, CENTRE, self.players, {}, {}, self.players[0], (), hands)
         self.phase = "setup"
         self.winner: str | None = None
@@ -140,6 +144,8 @@ class Game:
         if outcome.needs is not None:
             return outcome
         pos = outcome.position
+        if pos.hands is None:
+            return self._commit(outcome)
         hands = dict(pos.hands)
         for event in outcome.events:
             if event["type"] == "hunter_moved" and not event.get("continued"):
@@ -156,9 +162,11 @@ class Game:
                     break
                 hand.append(card)
             hands[action.hunter] = tuple(hand)
-        pos = pos.with_(hands=hands)
-        outcome.position = pos
-        self.position = pos
+        outcome.position = pos.with_(hands=hands)
+        return self._commit(outcome)
+
+    def _commit(self, outcome: Outcome) -> Outcome:
+        self.position = outcome.position
         self.winner = outcome.winner
         if self.winner is not None:
             self.phase = "over"
@@ -226,7 +234,8 @@ class Game:
             raise RecordError(f"line 1 is not a {RECORD_FORMAT} header")
         try:
             tiles = tuple(Tile(header["tiles"][CELL_NAMES[i]]) for i in range(NUM_CELLS))
-            game = cls(header["players"], header["seed"], Variants.from_json(header.get("variants")), tiles)
+            game = cls(header["players"], header["seed"], Variants.from_json(header.get("variants")), tiles,
+                       deal=bool(header.get("deal", True)))
         except (KeyError, ValueError, TypeError) as exc:
             raise RecordError(f"line 1: {exc}") from None
         for number, entry in enumerate(parsed[1:], start=2):

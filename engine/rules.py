@@ -327,15 +327,16 @@ class _Resolution:
             self.eliminate(hunter, cell, "no_escape", "flight.no_escape")
             return True
         choice = None
-        if self.next_choice < len(self.choices) and self.choices[self.next_choice][0] == hunter:
+        if len(options) == 1:
+            # a forced flee asks nothing, so it consumes no choice
+            choice = options[0]
+        elif self.next_choice < len(self.choices) and self.choices[self.next_choice][0] == hunter:
             choice = self.choices[self.next_choice][1]
             self.next_choice += 1
             if choice not in options:
                 allowed = ", ".join(CELL_NAMES[o] for o in options)
                 raise _illegal(f"hunter {hunter} cannot flee to {CELL_NAMES[choice]}; options: {allowed}",
                                "flight.frighten", "bad_flee_choice")
-        elif len(options) == 1:
-            choice = options[0]
         else:
             self.needs = FleeRequest(hunter, options, cell)
             return False
@@ -488,7 +489,7 @@ def apply_action(pos: Position, action: Action, choices: Sequence[tuple[str, int
         raise _illegal(f"choice for {extra[0]} was not asked for by this action", "flight.frighten",
                        "unused_choice")
 
-    eliminated = tuple(res.eliminated)
+    eliminated = tuple(p for p in pos.players if p in res.eliminated)  # seating order, like the JSON form
     quiet = 0 if res.eventful else pos.quiet_turns + 1
     new = Position(pos.tiles, res.mammoth, pos.players, res.hunters, res.traps,
                    next_player(pos, player, eliminated), eliminated, res.hands, quiet, res.layout)

@@ -162,3 +162,16 @@ def test_moves_listed_as_legal_are_accepted_and_others_refused():
                 except Exception:
                     accepted = False
                 assert accepted == (move in legal)
+
+
+def test_a_game_with_real_cards_accepts_any_card_and_replays():
+    """deal=False: the engine cannot see the players' cards, so any value may be played."""
+    game = Game.new(["A", "B"], seed=9, deal=False)
+    game.place_hunter("A", game.start_cells()[0])
+    game.place_hunter("B", game.start_cells()[-1])
+    assert game.position.hands is None
+    moves = [a for a in game.legal_actions() if isinstance(a, Move)]
+    assert {m.distance for m in moves} <= {1, 2, 3} and moves
+    game.play(moves[-1])
+    replayed = Game.replay(game.record_lines())
+    assert replayed.position == game.position and replayed.deal is False
