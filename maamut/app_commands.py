@@ -1,5 +1,121 @@
-"""Subcommands of the whole product (``serve``, ``demo``); filled in by the app."""
+"""``maamut serve``, ``maamut demo``, ``maamut config`` and ``maamut bench soak``."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+
+from .config import DEFAULT_TEXT, ConfigError, load_config
+
+
+def _load(args):
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        print(f"maamut: configuration: {exc}", file=sys.stderr)
+        return None
+    if getattr(args, "port", None) is not None:
+        cfg.web["port"] = args.port
+    if getattr(args, "host", None):
+        cfg.web["host"] = args.host
+    return cfg
+
+
+def cmd_serve(args) -> int:
+    cfg = _load(args)
+    if cfg is None:
+        return 2
+    from .app import Companion, say, wait_forever
+    from .serve import CameraLoop, ButtonLoop
+
+    companion = Companion(cfg)
+    stop = threading.Event()
+    companion.start_web()
+    camera = CameraLoop.start(companion, stop)
+    if camera is None:
+        say("no camera: play on the page (setup wizard, then moves) or plug a camera in and restart")
+    buttons = ButtonLoop.start(companion, camera, stop)
+    try:
+        wait_forever(stop)
+    finally:
+        stop.set()
+        for part in (camera, buttons):
+            if part is not None:
+                part.join(timeout=5)
+        companion.close()
+    return 0
+
+
+def cmd_demo(args) -> int:
+    cfg = _load(args)
+    if cfg is None:
+        return 2
+    if not args.config:
+        cfg.game["journal"] = "var/demo-game.jsonl"
+    from .app import Companion, say
+    from .demo import Demo
+
+    companion = Companion(cfg)
+    companion.start_web()
+    say("demo: bots play; every move is rendered as camera frames and read back by the real tracker"
+        if not args.no_vision else "demo: bots play (camera path off)")
+    stop = threading.Event()
+    demo = Demo(companion, seed=args.seed, turn_s=args.turn_seconds, attract_s=args.attract_seconds,
+                vision=not args.no_vision, max_games=args.games, stop=stop)
+    try:
+        stats = demo.run()
+    except KeyboardInterrupt:
+        stop.set()
+        stats = demo.stats
+    finally:
+        companion.close()
+    say(f"{stats.games} games, {stats.turns} turns, {stats.errors} errors")
+    for message in stats.messages:
+        say(f"  error: {message}")
+    return 0 if stats.errors == 0 else 1
+
+
+def cmd_config(args) -> int:
+    sys.stdout.write(DEFAULT_TEXT)
+    return 0
+
+
+def cmd_bench_soak(args) -> int:
+    from .soak import run_soak
+
+    figures = run_soak(games=args.games, vision_every=args.vision_every, seed=args.seed)
+    print(json.dumps(figures) if args.json else "\n".join(f"{k:>22}: {v}" for k, v in figures.items()))
+    return 0 if figures["errors"] == 0 else 1
 
 
 def register(subparsers) -> None:
-    pass
+    p = subparsers.add_parser("serve", help="run the companion at a real table (camera, LEDs, buttons, page)")
+    p.add_argument("--config", help="TOML configuration file (see `maamut config`)")
+    p.add_argument("--port", type=int)
+    p.add_argument("--host")
+    p.set_defaults(handler=cmd_serve)
+
+    p = subparsers.add_parser("demo", help="self-playing demo with simulated camera, LEDs and board")
+    p.add_argument("--config", help="TOML configuration file (see `maamut config`)")
+    p.add_argument("--port", type=int)
+    p.add_argument("--host")
+    p.add_argument("--games", type=int, help="stop after this many games (default: run until Ctrl-C)")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--turn-seconds", type=float, default=2.0, help="pause between turns")
+    p.add_argument("--attract-seconds", type=float, default=8.0, help="attract animation between games")
+    p.add_argument("--no-vision", action="store_true", help="skip rendering and reading frames")
+    p.set_defaults(handler=cmd_demo)
+
+    p = subparsers.add_parser("config", help="print a commented default configuration file")
+    p.set_defaults(handler=cmd_config)
+
+
+def register_bench(bench_targets) -> None:
+    p = bench_targets.add_parser("soak", help="the demo accelerated: games, errors, resident memory")
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--vision-every", type=int, default=10,
+                   help="every Nth game goes through rendered frames, the reader and the tracker")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=cmd_bench_soak)

@@ -35,7 +35,7 @@ variants = {}
 journal = "var/current-game.jsonl"
 
 [camera]
-# auto (Picamera2, then the first USB webcam, else none) | picamera2 | usb:0 | replay:FOLDER | none
+# auto (the Pi camera, then the first USB webcam, else none) | picamera[:N] | webcam[:N] | FOLDER or VIDEO | none
 source = "auto"
 calibration = "var/calibration.json"
 

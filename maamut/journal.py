@@ -83,7 +83,12 @@ class Journal:
         if not os.path.exists(self.path):
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = f"{os.path.splitext(self.path)[0]}-{stamp}-{os.getpid()}.jsonl"
+        base = os.path.splitext(self.path)[0]
+        target = f"{base}-{stamp}.jsonl"
+        number = 1
+        while os.path.exists(target):  # several games may end within one second
+            number += 1
+            target = f"{base}-{stamp}-{number}.jsonl"
         os.replace(self.path, target)
         _fsync_dir(os.path.dirname(os.path.abspath(self.path)))
         return target

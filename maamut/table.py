@@ -28,6 +28,8 @@ Listener = Callable[["TableGame", list], None]
 
 
 class TableGame(LiveGame):
+    DEAL_CARDS = False  # cardboard cards in the players' hands
+
     def __init__(self, hub, journal: Journal, players_info=None):
         self.journal = journal
         self._journaled_game: Game | None = None
@@ -48,6 +50,7 @@ class TableGame(LiveGame):
             log.error("the journal could not be replayed (%s); kept as %s", exc, kept)
             game = None
         if game is not None:
+            game.on_record = None  # publish() journals every new line, exactly once
             table.game = game
             table._journaled_game = game
             table._journaled_lines = len(game.record_lines())

@@ -1,0 +1,216 @@
+"""The companion as one program: camera → tracker → engine → journal → LEDs and page.
+
+:class:`Companion` wires the parts that every mode shares (the web page and its hub,
+the crash-safe table game, the LEDs and the buttons); ``maamut serve`` adds the real
+camera, ``maamut demo`` adds self-playing bots whose moves are rendered as camera frames
+and read back through the same reader and tracker (:mod:`maamut.demo`).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+
+from companion_web import GameHub, create_app
+from firmware_bridge.backends import DEFAULT_LED_COUNT, FirmwareBackend, SimulatedBackend
+from firmware_bridge.scenes import SceneMaker
+
+from .config import Config
+from .journal import Journal
+from .table import TableGame
+
+log = logging.getLogger("maamut")
+
+
+def say(message: str) -> None:
+    """Messages for the person at the table, on the console."""
+    print(f"maamut: {message}", flush=True)
+
+
+def build_leds(cfg: Config, led_count: int = DEFAULT_LED_COUNT):
+    """Our Pico firmware when asked for or found, else the simulated strip (said aloud)."""
+    wanted = cfg.leds.get("backend", "auto")
+    port = cfg.leds.get("port") or None
+    serial_number = cfg.leds.get("serial_number") or None
+    if wanted in ("auto", "firmware"):
+        from firmware_bridge.serial_link import find_pico
+
+        found = port or find_pico(serial_number)
+        if found:
+            say(f"LED controller on {found}")
+            return FirmwareBackend(port=found, serial_number=serial_number, led_count=led_count), f"firmware on {found}"
+        if wanted == "firmware":
+            say("no LED controller found (USB 2E8A:0005); the firmware backend will keep looking")
+            return FirmwareBackend(port=None, serial_number=serial_number, led_count=led_count), \
+                "firmware (not connected yet)"
+        say("no LED controller found: LEDs are simulated and mirrored on the page")
+    elif wanted == "adalight":
+        from firmware_bridge.backends import AdalightBackend
+
+        if not port:
+            say("[leds] backend = adalight needs a port; using simulated LEDs")
+        else:
+            return AdalightBackend(port=port), f"adalight on {port}"
+    return SimulatedBackend(led_count), "simulated"
+
+
+def build_buttons(cfg: Config):
+    """The done/undo buttons through gpiozero, or ``None`` where there is no GPIO."""
+    from firmware_bridge.buttons import ButtonError, open_buttons
+
+    try:
+        panel = open_buttons(cfg.buttons)
+    except ButtonError as exc:
+        say(f"buttons: {exc}; use the page's controls")
+        return None
+    say("buttons ready" if panel is not None else "no GPIO here: use the page's controls instead of buttons")
+    return panel
+
+
+def local_address() -> str:
+    """This machine's address on the local network (for the QR code), without sending anything."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP sends no packet
+            return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+
+
+class LedDirector:
+    """Plays the LED scenes of each change, holding a flight's path long enough to follow."""
+
+    def __init__(self, backend, maker: SceneMaker, hub: GameHub, hold_s: float = 2.5):
+        self.backend = backend
+        self.maker = maker
+        self.hub = hub
+        self.hold_s = hold_s
+        self._generation = 0
+        self._lock = threading.Lock()
+        backend.on_change(self._mirror)
+
+    def _mirror(self, state: dict) -> None:
+        self.hub.update(leds=[list(map(int, rgb)) for rgb in self.backend.rendered(int(time.monotonic() * 1000))])
+
+    def on_change(self, table: TableGame, events: list) -> None:
+        game = table.game
+        if game is None:
+            return
+        needs = table.pending["needs"] if table.pending else None
+        if events and events[0].get("type") == "undo":
+            events = []
+        try:
+            scenes = self.maker.for_game(game, events, needs, table.illegal)
+        except Exception:
+            log.exception("no LED scene for these events")
+            return
+        self.play(scenes)
+
+    def attract(self) -> None:
+        self.play([self.maker.attract()])
+
+    def play(self, scenes: list) -> None:
+        """Show ``scenes`` in order; every scene but the last stays ``hold_s`` seconds."""
+        with self._lock:
+            self._generation += 1
+            generation = self._generation
+        if not scenes:
+            return
+        scenes[0].play(self.backend)
+        if len(scenes) > 1:
+            threading.Thread(target=self._rest, args=(scenes[1:], generation), daemon=True).start()
+
+    def _rest(self, scenes, generation) -> None:
+        for scene in scenes:
+            time.sleep(self.hold_s)
+            with self._lock:
+                if generation != self._generation:
+                    return  # a newer change took over the LEDs
+            scene.play(self.backend)
+
+
+class Companion:
+    """Hub, page, crash-safe game, LEDs and buttons, wired together."""
+
+    def __init__(self, cfg: Config, leds=None, buttons=None, web_config: dict | None = None):
+        self.cfg = cfg
+        self.hub = GameHub()
+        self.journal = Journal(cfg.path(cfg.game.get("journal", "var/current-game.jsonl")))
+        players_info = {p["id"]: {"name": p.get("name", p["id"]), "colour": p.get("colour", "#888888")}
+                        for p in cfg.players()}
+        self.table = TableGame.resume(self.hub, self.journal, players_info)
+        if self.table.game is not None:
+            say(f"resumed the game in {self.journal.path} after {self.table.game.turns_played()} turns")
+        self.scenes = SceneMaker.from_config({"game": cfg.game, "leds": cfg.leds})
+        if leds is None:
+            leds, _ = build_leds(cfg, self.scenes.ledmap.led_count)
+        self.leds = leds
+        self.director = LedDirector(leds, self.scenes, self.hub)
+        self.table.listeners.append(self.director.on_change)
+        self.buttons = buttons if buttons is not None else build_buttons(cfg)
+        config = {"HUB": self.hub, "GAME": self.table}
+        pin = str(cfg.web.get("pin") or "")
+        if pin:
+            config["REFEREE_PIN"] = pin
+        config.update(web_config or {})
+        self.app = create_app(config)
+        self.server = None
+        self.url = f"http://{local_address()}:{cfg.web.get('port', 8080)}/"
+        self._publish_qr()
+        if self.table.game is not None:
+            self.director.on_change(self.table, [])
+        else:
+            self.director.attract()
+
+    def _publish_qr(self) -> None:
+        import segno
+
+        qr = segno.make(self.url, error="m")
+        self.hub.update(qr_svg=qr.svg_inline(scale=4, dark="#1b1b1b", light="#ffffff"), url=self.url)
+
+    def start_web(self, host: str | None = None, port: int | None = None):
+        from companion_web.serve import BackgroundServer
+
+        host = host or self.cfg.web.get("host", "0.0.0.0")
+        port = self.cfg.web.get("port", 8080) if port is None else port
+        self.server = BackgroundServer(self.app, host=host, port=port).start()
+        say(f"page on {self.url} — referee PIN {self.app.config['REFEREE_PIN']}")
+        return self.server
+
+    def handle_button(self, event: str) -> None:
+        """``done`` confirms a pass (a move is seen by the camera), ``undo`` takes back, ``new_game`` deals again."""
+        from companion_web import GameControlError
+
+        try:
+            if event == "undo":
+                self.table.undo()
+            elif event == "new_game":
+                players = [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour")}
+                           for p in self.cfg.players()]
+                self.table.new_game(players, variants=self.cfg.game.get("variants") or None)
+        except GameControlError as exc:
+            say(f"button {event}: {exc.message}")
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+        self.hub.close()
+        if self.buttons is not None:
+            self.buttons.close()
+        self.leds.close()
+        self.journal.close()
+
+
+def wait_forever(stop: threading.Event) -> None:
+    try:
+        while not stop.wait(1.0):
+            pass
+    except KeyboardInterrupt:
+        stop.set()
+
+
+def ensure_folder(path: str) -> None:
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)

@@ -1,0 +1,123 @@
+"""The live parts of ``maamut serve``: the camera loop and the button loop.
+
+Both run in their own threads and only ever talk to the table game through its
+public methods, so a stuck camera or a bouncing button never blocks the page.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+import cv2
+
+from vision.calibration import Calibration, CalibrationError
+from vision.sources import SourceError, open_source
+from vision.track_commands import TrackRun
+
+from .app import say
+from .demo import TrackerBridge
+
+log = logging.getLogger("maamut.serve")
+
+#: How often the page's camera view is refreshed.
+CAMERA_VIEW_PERIOD_S = 0.5
+#: How long to wait before looking for an unplugged camera again.
+REOPEN_DELAY_S = 2.0
+
+
+class CameraLoop(threading.Thread):
+    def __init__(self, companion, spec: str, stop: threading.Event):
+        super().__init__(name="camera", daemon=True)
+        self.companion = companion
+        self.spec = spec
+        self.stop = stop
+        cfg = companion.cfg
+        self.players = [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour")}
+                        for p in cfg.players()]
+        calibration = None
+        path = cfg.path(cfg.camera.get("calibration", "var/calibration.json"))
+        try:
+            calibration = Calibration.load(path)
+            say(f"camera calibration from {path}")
+        except (OSError, CalibrationError, ValueError):
+            say("no camera calibration yet: it is learnt from the setup (empty board, then each hunter)")
+        self.run_ = TrackRun([p["id"] for p in self.players], variants=cfg.variants(), calibration=calibration)
+        self.bridge = TrackerBridge(companion.table, self.run_, self.players)
+        self._last_view = 0.0
+
+    @classmethod
+    def start(cls, companion, stop: threading.Event):
+        spec = str(companion.cfg.camera.get("source", "auto"))
+        if spec == "none":
+            return None
+        candidates = ["picamera", "webcam:0"] if spec == "auto" else [spec]
+        for candidate in candidates:
+            try:
+                open_source(candidate).close()
+            except SourceError as exc:
+                log.info("camera %s: %s", candidate, exc)
+                continue
+            say(f"camera: {candidate}")
+            loop = cls(companion, candidate, stop)
+            threading.Thread.start(loop)
+            return loop
+        return None
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                with open_source(self.spec) as source:
+                    for timestamp, frame in source:
+                        if self.stop.is_set():
+                            return
+                        self.step(timestamp, frame)
+            except SourceError as exc:
+                # an unplugged camera: say so once per attempt and wait, the game stays as it is
+                say(f"camera lost ({exc}); looking again in {REOPEN_DELAY_S:.0f} s")
+            except Exception:
+                log.exception("camera loop error; carrying on")
+            self.stop.wait(REOPEN_DELAY_S)
+
+    def step(self, timestamp: float, frame) -> None:
+        self.run_.feed(timestamp, frame)
+        self.bridge.sync()
+        now = time.monotonic()
+        if now - self._last_view >= CAMERA_VIEW_PERIOD_S:
+            self._last_view = now
+            small = cv2.resize(frame, (640, int(640 * frame.shape[0] / frame.shape[1])))
+            ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
+            if ok:
+                self.companion.hub.publish_frame(jpeg.tobytes())
+
+    def press_pass(self) -> None:
+        self.run_.press_pass(time.monotonic())
+        self.bridge.sync()
+
+
+class ButtonLoop(threading.Thread):
+    def __init__(self, companion, camera, stop: threading.Event):
+        super().__init__(name="buttons", daemon=True)
+        self.companion = companion
+        self.camera = camera
+        self.stop = stop
+
+    @classmethod
+    def start(cls, companion, camera, stop: threading.Event):
+        if companion.buttons is None:
+            return None
+        loop = cls(companion, camera, stop)
+        threading.Thread.start(loop)
+        return loop
+
+    def run(self) -> None:
+        panel = self.companion.buttons
+        while not self.stop.is_set():
+            event = panel.get_event(timeout=0.2)
+            if event is None:
+                continue
+            if event == "done" and self.camera is not None:
+                self.camera.press_pass()
+            else:
+                self.companion.handle_button(event)
