@@ -38,6 +38,81 @@ class PlayoutResult:
     hands: dict
 
 
+class Table:
+    """Flat mutable state of one game for the kernel: lists indexed by seat and cell."""
+
+    __slots__ = ("layout", "names", "at", "occ", "traps", "trap_count", "hands", "alive", "discard")
+
+    def __init__(self, pos, discard=None):
+        self.layout = layout_of(pos)
+        self.names = pos.players
+        n = len(self.names)
+        self.at = [pos.hunters.get(p, -1) for p in self.names]   # cell of each living hunter, -1 if out
+        self.occ = [0] * NUM_CELLS                                  # hunters per cell
+        for c in self.at:
+            if c >= 0:
+                self.occ[c] += 1
+        self.traps = [-1] * NUM_CELLS                               # owner seat per cell
+        self.trap_count = [0] * n
+        for c, owner in pos.traps.items():
+            seat = self.names.index(owner)
+            self.traps[c] = seat
+            self.trap_count[seat] += 1
+        self.hands = [list(pos.hands[p]) if pos.hands else [] for p in self.names]
+        self.alive = sum(1 for c in self.at if c >= 0)
+        self.discard = discard or (lambda cards: None)
+
+    def eliminate(self, seat: int) -> None:
+        self.occ[self.at[seat]] -= 1
+        self.at[seat] = -1
+        self.alive -= 1
+        traps = self.traps
+        for c in range(NUM_CELLS):
+            if traps[c] == seat:
+                traps[c] = -1
+        self.trap_count[seat] = 0
+        hand = self.hands[seat]
+        self.hands[seat] = []
+        self.discard(hand)
+
+    def flight(self, origin: int, a: int, k: int, mover: int, choose) -> tuple[int, int]:
+        """Resolve the mammoth's flight from ``origin`` (the mover standing there).
+
+        Returns ``(mammoth cell, result)``: result -1 when the mammoth faced the mover
+        (eliminated), -2 when it fled, or the seat of the trap's owner it fell to.
+        ``choose(options)`` picks a frightened hunter's cell when he has several.
+        """
+        layout = self.layout
+        fd = layout.flight_direction(origin, a, k)
+        if fd < 0:
+            self.eliminate(mover)
+            return origin, -1
+        at, occ, traps, walkable = self.at, self.occ, self.traps, layout.walkable
+        n = len(at)
+        prev = mammoth = origin
+        for mc in RAYS[origin][fd][:k]:
+            mammoth = mc
+            owner = traps[mc]
+            if owner >= 0:
+                return mammoth, owner
+            if occ[mc]:
+                for off in range(n):
+                    j = (mover + off) % n
+                    if at[j] != mc:
+                        continue
+                    options = [nb for nb in NEIGHBOURS[mc]
+                               if nb is not None and nb != prev and walkable[nb] and not occ[nb]]
+                    if not options:
+                        self.eliminate(j)
+                        continue
+                    target = options[0] if len(options) == 1 else choose(options)
+                    occ[mc] -= 1
+                    occ[target] += 1
+                    at[j] = target
+            prev = mc
+        return mammoth, -2
+
+
 def play_random_game(rng: random.Random, players: int = 4, max_turns: int = 400) -> PlayoutResult:
     """Play one uniformly random game, consuming ``rng`` exactly as :func:`engine.playout.random_game`."""
     names = "ABCD"[:players]
@@ -50,8 +125,7 @@ def play_random_game(rng: random.Random, players: int = 4, max_turns: int = 400)
 def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
     pos = game.position
     layout = layout_of(pos)
-    walkable, grass, open_len = layout.walkable, layout.grass, layout.open_len
-    flight_direction = layout.flight_direction
+    grass, open_len = layout.grass, layout.open_len
     survives = layout.survives
     moves_by_hand = layout.moves_by_hand
     deck = game.deck
@@ -62,32 +136,12 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
     randbelow = rng._randbelow
     names = pos.players
     n = len(names)
-    at = [pos.hunters.get(p, -1) for p in names]          # cell of each living hunter, -1 if out
-    occ = [0] * NUM_CELLS                                   # hunters per cell
-    for c in at:
-        if c >= 0:
-            occ[c] += 1
-    traps = [-1] * NUM_CELLS                                # owner index per cell
-    trap_count = [0] * n
-    hands = [list(pos.hands[p]) for p in names]
+    table = Table(pos, discard)
+    at, occ, traps, trap_count, hands = table.at, table.occ, table.traps, table.trap_count, table.hands
     mammoth = pos.mammoth
     me = names.index(pos.to_move)
-    alive = n
     winner = None
     turns = 0
-
-    def eliminate(j):
-        nonlocal alive
-        occ[at[j]] -= 1
-        at[j] = -1
-        alive -= 1
-        for c in range(NUM_CELLS):
-            if traps[c] == j:
-                traps[c] = -1
-        trap_count[j] = 0
-        hand = hands[j]
-        hands[j] = []
-        discard(hand)
 
     while winner is None and turns < max_turns:
         cell = at[me]
@@ -100,7 +154,7 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
         if moves is None:
             row = open_len[cell]
             values = _VALUES[mask]
-            moves = moves_by_hand[key] = tuple((d, k) for d in range(6) for k in values if k <= row[d])
+            moves = moves_by_hand[key] = [(d, k) for d in range(6) for k in values if k <= row[d]]
         alone = occ[cell] == 1
         can_place = grass[cell] and traps[cell] < 0 and alone and trap_count[me] < TRAPS_PER_PLAYER
         can_remove = traps[cell] >= 0 and alone
@@ -130,37 +184,16 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
                 if c != mammoth:
                     continue
                 # the mover stands on the mammoth's cell while it flees
-                origin = c
-                fd = flight_direction(origin, d, k)
-                if fd < 0:
-                    occ[origin] += 1
-                    at[me] = origin
-                    eliminate(me)
+                occ[c] += 1
+                at[me] = c
+                mammoth, result = table.flight(c, d, k, me, choice)
+                if result == -1:
                     stop = -1
-                    break
-                prev = origin
-                for mc in RAYS[origin][fd][:k]:
-                    mammoth = mc
-                    owner = traps[mc]
-                    if owner >= 0:
-                        winner = names[owner]
-                        stop = origin
-                        break
-                    if occ[mc]:
-                        for off in range(n):
-                            j = (me + off) % n
-                            if at[j] != mc:
-                                continue
-                            options = [nb for nb in NEIGHBOURS[mc]
-                                       if nb is not None and nb != prev and walkable[nb] and not occ[nb]]
-                            if not options:
-                                eliminate(j)
-                                continue
-                            target = options[0] if len(options) == 1 else choice(options)
-                            occ[mc] -= 1
-                            occ[target] += 1
-                            at[j] = target
-                    prev = mc
+                else:
+                    occ[c] -= 1
+                    if result >= 0:
+                        winner = names[result]
+                        stop = c
                 break  # under the defaults the mover cannot meet the mammoth again
             if stop >= 0:
                 at[me] = stop
@@ -183,7 +216,7 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
                 hand.append(card)
         turns += 1
         if winner is None:
-            if alive == 0:
+            if table.alive == 0:
                 winner = MAMMOTH
             elif survives(mammoth):
                 winner = MAMMOTH

@@ -74,7 +74,7 @@ def position_from_json(obj) -> Position:
     tiles: list[Tile | None] = [None] * NUM_CELLS
     for name, value in tiles_obj.items():
         cell = _cell(name, f"position.tiles.{name}")
-        if value not in _TILES:
+        if not isinstance(value, str) or value not in _TILES:
             raise BadRequest(f"position.tiles.{name}", f"must be grass, snow, rock or cross, got {value!r}")
         tiles[cell] = _TILES[value]
     missing = [CELL_NAMES[i] for i, t in enumerate(tiles) if t is None]

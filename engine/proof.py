@@ -30,17 +30,23 @@ def open_neighbours(tiles: tuple[Tile, ...], cell: int) -> int:
     return sum(1 for n in NEIGHBOURS[cell] if n is not None and tiles[n] is not Tile.ROCK)
 
 
+#: _PREFIX_MASKS[cell][d][n]: bitmask of the first n cells of the ray from cell towards d.
+_PREFIX_MASKS = tuple(
+    tuple(tuple(sum(1 << c for c in RAYS[cell][d][:n]) for n in range(4)) for d in range(6))
+    for cell in range(len(RAYS)))
+
+
 def _entered_masks(tiles: tuple[Tile, ...], open_len=None) -> list[int]:
     """Bitmask per cell of the cells a single flight of 1-3 cells from it may enter."""
+    if open_len is None:
+        from .rules import _layout_for
+
+        open_len = _layout_for(tiles).open_len
     masks = []
     for cell in range(len(tiles)):
-        mask = 0
-        for d in range(6):
-            for c in RAYS[cell][d][:3]:
-                if tiles[c] is Tile.ROCK:
-                    break
-                mask |= 1 << c
-        masks.append(mask)
+        prefixes, reach = _PREFIX_MASKS[cell], open_len[cell]
+        masks.append(prefixes[0][reach[0]] | prefixes[1][reach[1]] | prefixes[2][reach[2]]
+                     | prefixes[3][reach[3]] | prefixes[4][reach[4]] | prefixes[5][reach[5]])
     return masks
 
 
@@ -65,23 +71,12 @@ def reachable_cells(tiles: tuple[Tile, ...], start: int, masks=None) -> frozense
     return frozenset(c for c in range(len(tiles)) if reached >> c & 1)
 
 
-def survives_from(tiles: tuple[Tile, ...], mammoth: int, open_len=None) -> bool:
+def survives_from(tiles: tuple[Tile, ...], mammoth: int, open_len=None, masks=None) -> bool:
     """The proof for a mammoth on ``mammoth`` (depends on the layout only)."""
     if open_neighbours(tiles, mammoth) <= 1:
         return True
-    return not any(tiles[c] is Tile.GRASS for c in reachable_cells(tiles, mammoth, _masks_for(tiles)))
-
-
-_MASKS: dict = {}
-
-
-def _masks_for(tiles):
-    masks = _MASKS.get(id(tiles))
-    if masks is None or masks[0] is not tiles:
-        if len(_MASKS) > 64:
-            _MASKS.clear()
-        masks = _MASKS[id(tiles)] = (tiles, _entered_masks(tiles))
-    return masks[1]
+    masks = masks or _entered_masks(tiles, open_len)
+    return not any(tiles[c] is Tile.GRASS for c in reachable_cells(tiles, mammoth, masks))
 
 
 def mammoth_survives(pos: Position, variants: Variants = DEFAULT) -> bool:

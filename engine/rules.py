@@ -47,12 +47,13 @@ FLIGHT_TURNS = (0, 1, 2, 4, 5)
 class _Layout:
     """What a tile layout fixes for the whole game: walkability and open ray lengths."""
 
-    __slots__ = ("tiles", "walkable", "grass", "open_len", "_survives", "_tried", "moves_by_hand")
+    __slots__ = ("tiles", "walkable", "grass", "open_len", "_survives", "_tried", "moves_by_hand", "_masks")
 
     def __init__(self, tiles: tuple[Tile, ...]):
         self.tiles = tiles
         self._survives: list = [None] * NUM_CELLS
         self._tried: dict = {}
+        self._masks = None
         self.moves_by_hand: dict = {}  # (cell, card values bitmask) -> ((d, k), ...), for playouts
         self.walkable = tuple(t is not Tile.ROCK for t in tiles)
         self.grass = tuple(t is Tile.GRASS for t in tiles)
@@ -81,7 +82,9 @@ class _Layout:
     def survives(self, mammoth: int) -> bool:
         known = self._survives[mammoth]
         if known is None:
-            known = self._survives[mammoth] = survives_from(self.tiles, mammoth, self.open_len)
+            if self._masks is None:
+                self._masks = _entered_masks(self.tiles, self.open_len)
+            known = self._survives[mammoth] = survives_from(self.tiles, mammoth, self.open_len, self._masks)
         return known
 
 
@@ -523,4 +526,4 @@ def successors(pos: Position, variants: Variants = DEFAULT) -> Iterator[tuple[Ac
                     stack.append(choices + ((hunter, option),))
 
 
-from .proof import mammoth_survives, survives_from  # noqa: E402  (the proof reuses this module's layout cache)
+from .proof import _entered_masks, mammoth_survives, survives_from  # noqa: E402  (the proof reuses this module's layout cache)

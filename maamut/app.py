@@ -166,19 +166,40 @@ class Companion:
             self.director.attract()
 
     def _publish_qr(self) -> None:
-        import segno
-
-        qr = segno.make(self.url, error="m")
-        self.hub.update(qr_svg=qr.svg_inline(scale=4, dark="#1b1b1b", light="#ffffff"), url=self.url)
+        # the page draws its QR code (/join.svg) from this address, for visitors' phones
+        self.hub.update(url=self.url)
 
     def start_web(self, host: str | None = None, port: int | None = None):
         from companion_web.serve import BackgroundServer
 
         host = host or self.cfg.web.get("host", "0.0.0.0")
         port = self.cfg.web.get("port", 8080) if port is None else port
-        self.server = BackgroundServer(self.app, host=host, port=port).start()
-        say(f"page on {self.url} — referee PIN {self.app.config['REFEREE_PIN']}")
+        try:
+            self.server = BackgroundServer(self.app, host=host, port=port).start()
+        except OSError as exc:
+            raise SystemExit(f"maamut: cannot serve the page on {host}:{port} ({exc.strerror}); "
+                             f"is another companion running? Try --port") from None
+        actual = int(self.server.server.effective_port)
+        self.url = f"http://{local_address()}:{actual}/"
+        self._publish_qr()
+        say(f"page on {self.url} (this machine: http://localhost:{actual}/) — referee PIN "
+            f"{self.app.config['REFEREE_PIN']}")
         return self.server
+
+    def show_camera(self, frame, observation=None) -> None:
+        """Send a camera frame (640 px wide) and the per-cell confidences to the page."""
+        import cv2
+
+        from engine.hexgrid import CELL_NAMES
+
+        small = cv2.resize(frame, (640, int(640 * frame.shape[0] / frame.shape[1])))
+        ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        if not ok:
+            return
+        confidence = None
+        if observation is not None:
+            confidence = {CELL_NAMES[i]: round(float(c), 3) for i, c in enumerate(observation.cell_confidence)}
+        self.hub.publish_frame(jpeg.tobytes(), confidence)
 
     def handle_button(self, event: str) -> None:
         """``done`` confirms a pass (a move is seen by the camera), ``undo`` takes back, ``new_game`` deals again."""

@@ -167,6 +167,7 @@ class Demo:
                         clock[0] += 1 / 30
                         self.stats.frames += 1
                     hand = True
+                    self.companion.show_camera(frame, run.tracker._last_observation)
                 board[0] = after
                 bridge.sync()
         else:

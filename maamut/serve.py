@@ -10,8 +10,6 @@ import logging
 import threading
 import time
 
-import cv2
-
 from vision.calibration import Calibration, CalibrationError
 from vision.sources import SourceError, open_source
 from vision.track_commands import TrackRun
@@ -22,7 +20,7 @@ from .demo import TrackerBridge
 log = logging.getLogger("maamut.serve")
 
 #: How often the page's camera view is refreshed.
-CAMERA_VIEW_PERIOD_S = 0.5
+CAMERA_VIEW_PERIOD_S = 1.0
 #: How long to wait before looking for an unplugged camera again.
 REOPEN_DELAY_S = 2.0
 
@@ -86,10 +84,7 @@ class CameraLoop(threading.Thread):
         now = time.monotonic()
         if now - self._last_view >= CAMERA_VIEW_PERIOD_S:
             self._last_view = now
-            small = cv2.resize(frame, (640, int(640 * frame.shape[0] / frame.shape[1])))
-            ok, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 70])
-            if ok:
-                self.companion.hub.publish_frame(jpeg.tobytes())
+            self.companion.show_camera(frame, self.run_.tracker._last_observation)
 
     def press_pass(self) -> None:
         self.run_.press_pass(time.monotonic())
