@@ -39,8 +39,9 @@ class Deck:
         return cls(cards, [], rng, reshuffle)
 
     def _refill(self):
-        self.draw_pile = self.discard_pile
-        self.discard_pile = []
+        # in place: the playout kernel holds on to both lists
+        self.draw_pile[:] = self.discard_pile
+        self.discard_pile.clear()
         self.rng.shuffle(self.draw_pile)
 
     def draw(self) -> int | None:

@@ -23,6 +23,8 @@ from .rules import layout_of
 from .variants import Variants
 
 DEFAULT_VARIANTS = Variants()
+#: (open ray lengths of a cell, card values bitmask) -> the moves, shared by every layout.
+_MOVES: dict = {}
 #: Card values bitmask (bit v set when a card of value v is in hand) -> sorted distinct values.
 _VALUES = tuple(tuple(v for v in (1, 2, 3) if mask >> v & 1) for mask in range(16))
 
@@ -127,13 +129,18 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
     layout = layout_of(pos)
     grass, open_len = layout.grass, layout.open_len
     survives = layout.survives
-    moves_by_hand = layout.moves_by_hand
     deck = game.deck
-    draw, discard = deck.draw, deck.discard
+    discard = deck.discard
+    # the deck's piles are changed in place, so the kernel works on them directly with the
+    # same reshuffle points as Deck.draw and Deck.discard
+    pile, discarded, refill = deck.draw_pile, deck.discard_pile, deck._refill
+    immediate = deck.reshuffle == "immediate"
     choice = rng.choice
-    # rng.choice(seq) is rng._randbelow(len(seq)): drawing the index directly consumes the
-    # generator exactly as the reference engine's choice among its list of legal actions
-    randbelow = rng._randbelow
+    # rng.choice(seq) is rng._randbelow(len(seq)), which draws bit_length(n) random bits
+    # until the value is below n: doing the same here consumes the generator exactly as
+    # the reference engine's choice among its list of legal actions
+    getrandbits = rng.getrandbits
+    row_code = [sum(r << (2 * d) for d, r in enumerate(row)) for row in open_len]
     names = pos.players
     n = len(names)
     table = Table(pos, discard)
@@ -142,6 +149,7 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
     me = names.index(pos.to_move)
     winner = None
     turns = 0
+    proven_at = -1
 
     while winner is None and turns < max_turns:
         cell = at[me]
@@ -149,18 +157,22 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
         mask = 0
         for v in hand:
             mask |= 1 << v
-        key = cell << 4 | mask
-        moves = moves_by_hand.get(key)
+        key = row_code[cell] << 4 | mask
+        moves = _MOVES.get(key)
         if moves is None:
             row = open_len[cell]
             values = _VALUES[mask]
-            moves = moves_by_hand[key] = [(d, k) for d in range(6) for k in values if k <= row[d]]
+            moves = _MOVES[key] = [(d, k) for d in range(6) for k in values if k <= row[d]]
         alone = occ[cell] == 1
         can_place = grass[cell] and traps[cell] < 0 and alone and trap_count[me] < TRAPS_PER_PLAYER
         can_remove = traps[cell] >= 0 and alone
         passes = _VALUES[mask] or (0,)
         nm = len(moves)
-        i = randbelow(nm + can_place + can_remove + len(passes))
+        total = nm + can_place + can_remove + len(passes)
+        bits = total.bit_length()
+        i = getrandbits(bits)
+        while i >= total:
+            i = getrandbits(bits)
         if i < nm:
             kind = 0
             x, k = moves[i]
@@ -175,7 +187,9 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
                 x = passes[i - can_place - can_remove]
         if kind == 0:
             hand.remove(k)
-            discard([k])
+            discarded.append(k)
+            if not pile and immediate:
+                refill()
             d = x
             path = RAYS[cell][d][:k]
             occ[cell] -= 1
@@ -207,19 +221,27 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
             trap_count[owner] -= 1
         elif x:
             hand.remove(x)
-            discard([x])
+            discarded.append(x)
+            if not pile and immediate:
+                refill()
         if at[me] >= 0:
             while len(hand) < HAND_SIZE:
-                card = draw()
-                if card is None:
-                    break
-                hand.append(card)
+                if not pile:
+                    if not discarded:
+                        break
+                    refill()
+                hand.append(pile.pop())
+                if not pile and immediate and discarded:
+                    refill()
         turns += 1
         if winner is None:
             if table.alive == 0:
                 winner = MAMMOTH
-            elif survives(mammoth):
-                winner = MAMMOTH
+            elif mammoth != proven_at:
+                # the proof depends on the mammoth's cell only: ask again when it moved
+                proven_at = mammoth
+                if survives(mammoth):
+                    winner = MAMMOTH
         for step in range(1, n + 1):
             j = (me + step) % n
             if at[j] >= 0:

@@ -47,14 +47,13 @@ FLIGHT_TURNS = (0, 1, 2, 4, 5)
 class _Layout:
     """What a tile layout fixes for the whole game: walkability and open ray lengths."""
 
-    __slots__ = ("tiles", "walkable", "grass", "open_len", "_survives", "_tried", "moves_by_hand", "_masks")
+    __slots__ = ("tiles", "walkable", "grass", "open_len", "_survives", "_tried", "_masks")
 
     def __init__(self, tiles: tuple[Tile, ...]):
         self.tiles = tiles
         self._survives: list = [None] * NUM_CELLS
         self._tried: dict = {}
         self._masks = None
-        self.moves_by_hand: dict = {}  # (cell, card values bitmask) -> ((d, k), ...), for playouts
         self.walkable = tuple(t is not Tile.ROCK for t in tiles)
         self.grass = tuple(t is Tile.GRASS for t in tiles)
         open_len = []
