@@ -41,7 +41,8 @@ def build_leds(cfg: Config, led_count: int = DEFAULT_LED_COUNT):
         found = port or find_pico(serial_number)
         if found:
             say(f"LED controller on {found}")
-            return FirmwareBackend(port=found, serial_number=serial_number, led_count=led_count), f"firmware on {found}"
+            # without a configured port the link finds the Pico by its USB id again after a replug
+            return FirmwareBackend(port=port, serial_number=serial_number, led_count=led_count), f"firmware on {found}"
         if wanted == "firmware":
             say("no LED controller found (USB 2E8A:0005); the firmware backend will keep looking")
             return FirmwareBackend(port=None, serial_number=serial_number, led_count=led_count), \

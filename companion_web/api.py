@@ -1,0 +1,194 @@
+"""The read-only JSON API: the live state, the command-line contract, sandbox helpers.
+
+``/api/resolve`` and ``/api/legal`` take exactly the requests of ``maamut resolve`` and
+``maamut legal`` and answer exactly their responses; the exit code becomes the HTTP
+status (0 → 200, 1 → 422, 2 → 400). A body of several JSON lines is answered line by
+line (``application/x-ndjson``, 200), like the command. None of these change the game,
+so viewers may use them freely.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+import engine
+from engine import api as contract
+
+from .board_svg import render_board
+from .jsonio import (STATUS_OF_EXIT, BadBody, bad_body_response, body_text, error_response, parse_json_text,
+                     read_json_object)
+from .live import GameControlError
+from .sandbox import what_if
+from .security import referee_required
+from .view import explain_events
+
+bp = Blueprint("api", __name__)
+
+
+@bp.errorhandler(BadBody)
+def _bad_body(exc: BadBody):
+    return bad_body_response(exc)
+
+
+@bp.get("/api/state")
+def state():
+    """The same view every page receives over the event stream."""
+    version, payload = current_app.extensions["maamut_hub"].latest()
+    return Response(payload, mimetype="application/json", headers={"ETag": f'"{version}"'})
+
+
+def _guarded(handler, obj):
+    """``handler(obj)``, where a value of the wrong JSON type that the engine's parser
+    does not name (e.g. a list as a tile, which raises TypeError inside
+    ``engine.jsonio.position_from_json``) still gets the contract's malformed answer."""
+    try:
+        return handler(obj)
+    except TypeError as exc:
+        return 2, {"ok": False, "error": {"code": "bad_request", "message": f"request: a value has the wrong type ({exc})",
+                                          "rule": "request.format", "field": "request"}}
+
+
+def _contract(handler):
+    text = body_text()
+    try:
+        obj = parse_json_text(text)
+    except BadBody as single_error:
+        lines = [line for line in text.splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise single_error
+        out = []
+        for line in lines:
+            try:
+                _, response = _guarded(handler, parse_json_text(line))
+            except BadBody as exc:
+                response = {"ok": False, "error": {"code": "bad_request", "message": exc.message,
+                                                   "rule": "request.format", "field": exc.field}}
+            out.append(json.dumps(response, ensure_ascii=False))
+        return Response("\n".join(out) + "\n", mimetype="application/x-ndjson")
+    code, response = _guarded(handler, obj)
+    result = jsonify(response)
+    result.status_code = STATUS_OF_EXIT.get(code, 400)
+    return result
+
+
+@bp.post("/api/resolve")
+def resolve():
+    return _contract(contract.resolve_request)
+
+
+@bp.post("/api/legal")
+def legal():
+    return _contract(contract.legal_request)
+
+
+def _position(obj: dict, field: str = "position") -> engine.Position:
+    if field not in obj:
+        raise engine.BadRequest(field, "is missing")
+    try:
+        return engine.position_from_json(obj[field])
+    except TypeError as exc:  # see _guarded
+        raise engine.BadRequest(field, f"a value has the wrong type ({exc})") from None
+
+
+def _variants(obj: dict) -> engine.Variants:
+    try:
+        return engine.Variants.from_json(obj.get("variants"))
+    except (TypeError, ValueError) as exc:
+        raise engine.BadRequest("variants", str(exc)) from None
+
+
+@bp.errorhandler(engine.BadRequest)
+def _engine_bad_request(exc: engine.BadRequest):
+    return error_response(400, "bad_request", exc.message, exc.field, exc.rule)
+
+
+@bp.post("/api/render")
+def render():
+    """The board SVG and the explanation of a position and optional last events.
+
+    Request: ``{"position": P, "events": [...], "needs": {...}, "marks": [...],
+    "players": {id: {"name", "colour"}}, "labels": bool}``.
+    """
+    obj = read_json_object()
+    pos = _position(obj)
+    events = obj.get("events") or []
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise engine.BadRequest("events", "must be a list of event objects")
+    marks = obj.get("marks") or []
+    if not isinstance(marks, list) or not all(isinstance(m, dict) for m in marks):
+        raise engine.BadRequest("marks", "must be a list of {cell, text, kind} objects")
+    needs = obj.get("needs")
+    if needs is not None and not isinstance(needs, dict):
+        raise engine.BadRequest("needs", "must be null or the needs object of a resolve response")
+    players = obj.get("players")
+    if players is not None and not isinstance(players, dict):
+        raise engine.BadRequest("players", "must be an object of player id to {name, colour}")
+    svg = render_board(engine.position_to_json(pos), events=events, flee=needs, marks=marks,
+                       players_info=players, labels=bool(obj.get("labels")))
+    return jsonify({"ok": True, "svg": svg, "explanation": explain_events(events),
+                    "notation": engine.notation.position_to_text(pos)})
+
+
+@bp.post("/api/notation")
+def to_notation():
+    """``{"position": P}`` → ``{"text": "..."}`` (the one-line text notation)."""
+    pos = _position(read_json_object())
+    return jsonify({"ok": True, "text": engine.notation.position_to_text(pos)})
+
+
+@bp.post("/api/notation/parse")
+def from_notation():
+    """``{"text": "..."}`` → ``{"position": P}``."""
+    obj = read_json_object()
+    text = obj.get("text")
+    if not isinstance(text, str) or len(text) > 2000:
+        raise engine.BadRequest("text", "must be the position's text notation (one line)")
+    pos = engine.notation.position_from_text(text.strip())
+    return jsonify({"ok": True, "position": engine.position_to_json(pos)})
+
+
+@bp.post("/api/whatif")
+def whatif():
+    """All 18 direction × card moves of one hunter: ``{"position": P, "hunter": "A"}``."""
+    obj = read_json_object()
+    pos = _position(obj)
+    hunter = obj.get("hunter")
+    if not isinstance(hunter, str):
+        raise engine.BadRequest("hunter", "must name a hunter on the board")
+    return jsonify({"ok": True, "hunter": hunter, "moves": what_if(pos, hunter, _variants(obj))})
+
+
+@bp.get("/board.svg")
+def board_svg():
+    """A position as an SVG file, for sharing: ``/board.svg?p=<text notation>``; without
+    ``p``, the live board."""
+    text = request.args.get("p")
+    if text is None:
+        state = current_app.extensions["maamut_hub"].state
+        log = state.get("log") or []
+        svg = render_board(state.get("position") or {}, events=log[-1].get("events", []) if log else [],
+                           players_info=state.get("players"), animate=False)
+    else:
+        if len(text) > 2000:
+            raise engine.BadRequest("p", "too long for a position")
+        pos = engine.notation.position_from_text(text.strip())
+        svg = render_board(engine.position_to_json(pos), animate=False)
+    return Response(svg, mimetype="image/svg+xml",
+                    headers={"Content-Disposition": 'inline; filename="maamut-board.svg"'})
+
+
+@bp.get("/api/game/record")
+@referee_required
+def export_record():
+    """The live game's record as JSON lines (replays to the identical position).
+
+    Referee only: the record holds the seed, hence every card still to come."""
+    game = current_app.extensions["maamut_game"]
+    try:
+        text = game.record_text()
+    except GameControlError as exc:
+        return error_response(404, "no_game", exc.message)
+    return Response(text, mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": 'attachment; filename="maamut-game.jsonl"'})

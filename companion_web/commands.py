@@ -1,0 +1,31 @@
+"""Command-line hooks of the web part.
+
+The page is served by the app's ``maamut serve`` / ``maamut demo`` (which call
+``companion_web.create_app`` and ``companion_web.serve.serve``), so the web adds no
+subcommand of its own; it adds ``maamut bench web``.
+"""
+
+from __future__ import annotations
+
+
+def register(subparsers) -> None:
+    """No ``maamut`` subcommand of our own: serving belongs to ``maamut serve``."""
+
+
+def register_bench(bench_subparsers) -> None:
+    parser = bench_subparsers.add_parser(
+        "web", help="page weight and live-update latency with many viewers (waitress, loopback)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--viewers", type=int, default=100, help="concurrent event-stream viewers (default 100)")
+    parser.add_argument("--updates", type=int, default=40, help="state updates to time (default 40)")
+    parser.add_argument("--interval", type=float, default=0.1, help="seconds between updates (default 0.1)")
+    parser.set_defaults(handler=_bench)
+
+
+def _bench(args) -> int:
+    from .bench import main
+
+    if args.viewers < 1 or args.updates < 1 or args.interval < 0:
+        print("maamut bench web: --viewers and --updates must be positive, --interval not negative")
+        return 2
+    return main(args)

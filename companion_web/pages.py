@@ -1,0 +1,65 @@
+"""The HTML pages: live view, referee sandbox, setup wizard, referee login and controls.
+
+Pages are plain Jinja templates (autoescaped); the scripts they load fill them from the
+JSON API and the event stream, writing data only through ``textContent``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
+
+from engine.variants import CHOICES
+
+from .board_svg import DEFAULT_COLOURS, PALETTE
+from .security import csrf_ok
+from .security import login as pin_login
+
+bp = Blueprint("pages", __name__)
+
+#: Where a login may send the referee back to (never an address from the request).
+_AFTER_LOGIN = {"setup": "pages.setup", "referee": "pages.referee"}
+
+
+@bp.get("/")
+def live():
+    _, payload = current_app.extensions["maamut_hub"].latest()
+    return render_template("live.html", svg=json.loads(payload).get("svg", ""))
+
+
+#: Every named variant with its allowed values, the default first (the engine's table).
+VARIANTS = {name: list(values) for name, values in CHOICES.items()}
+
+
+@bp.get("/sandbox")
+def sandbox():
+    return render_template("sandbox.html", variants=VARIANTS)
+
+
+@bp.get("/setup")
+def setup():
+    return render_template("setup.html", palette=PALETTE, default_for=dict(zip("ABCD", DEFAULT_COLOURS)),
+                           variants=VARIANTS)
+
+
+@bp.get("/referee")
+def referee():
+    return render_template("referee.html", error="")
+
+
+@bp.post("/referee/login")
+def login():
+    target = _AFTER_LOGIN.get(request.form.get("next", ""), "pages.referee")
+    if not csrf_ok():
+        return render_template("referee.html", error="Session expired: reload the page and try again."), 403
+    if not pin_login(request.form.get("pin", "")):
+        return render_template("referee.html", error="Wrong PIN (or too many attempts: wait a few minutes)."), 403
+    return redirect(url_for(target))
+
+
+@bp.post("/referee/logout")
+def logout():
+    if csrf_ok():
+        session.clear()
+    return redirect(url_for("pages.live"))

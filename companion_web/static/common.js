@@ -1,0 +1,108 @@
+/* Shared by every page: language switch, safe SVG insertion, JSON calls with the CSRF token.
+   Data from the server is only ever written with textContent or as parsed SVG nodes. */
+"use strict";
+const Maamut = (() => {
+  const TEXT = {
+    en: {nav_live: "Live", nav_sandbox: "Sandbox", nav_setup: "Setup", nav_referee: "Referee",
+      connecting: "connecting…", live: "live", offline: "reconnecting…", players: "Players", log: "Game log",
+      leds: "LEDs", camera: "Camera", no_frame: "No camera frame yet.", to_move: "to move", winner: "Winner",
+      mammoth: "the mammoth", needs: "must choose where to flee", no_game: "No game yet: the referee starts one in Setup.",
+      placing: "Placing hunters: next is", edit: "Edit the position (click a cell)", t_grass: "grass", t_snow: "snow",
+      t_rock: "rock", t_cross: "cross", t_mammoth: "mammoth", t_hunter: "hunter of", t_trap: "trap of",
+      t_clear: "remove hunter/trap", t_pick: "pick a hunter", player: "Player", players_ids: "Players (seating order)",
+      coords: "coordinates", notation: "Notation", load: "Load", figure: "Rulebook figure", play: "Play a move",
+      hunter: "Hunter", direction: "Direction", card: "Card", play_btn: "Play", back: "Back",
+      whatif: "What if? (18 moves)", dests: "Destinations per card", share: "Share", link: "link",
+      flee_pick: "Frightened hunter: click where he flees.", illegal: "illegal", out: "out", trapped: "trapped!",
+      setup_title: "New game", need_pin: "Only the referee can start a game.", pin: "Referee PIN", login: "Log in",
+      step_players: "1. Players", how_many: "How many?", step_variants: "2. Variants (default first)",
+      step_board: "3. Board", seed: "Seed (empty: random)", tiles: "Tiles (notation, empty: seeded layout)",
+      deal: "Deal", step_place: "4. Place the hunters", place_next: "Click the start cell of", ready: "All hunters placed: the game is on.",
+      referee_title: "Referee", turn_notation: "Turn (notation, e.g. A:E2 or A:E2 B>1,1)", undo: "Undo last turn",
+      export: "Export the game record", variants: "Variants", join: "Follow on your phone", import: "Import a game record", logout: "Log out", done: "Done."},
+    fr: {nav_live: "En direct", nav_sandbox: "Bac à sable", nav_setup: "Préparation", nav_referee: "Arbitre",
+      connecting: "connexion…", live: "en direct", offline: "reconnexion…", players: "Joueurs", log: "Journal de la partie",
+      leds: "LED", camera: "Caméra", no_frame: "Pas encore d'image de la caméra.", to_move: "au trait", winner: "Gagnant",
+      mammoth: "le mammouth", needs: "doit choisir où fuir", no_game: "Pas de partie : l'arbitre en lance une dans Préparation.",
+      placing: "Pose des chasseurs : au tour de", edit: "Modifier la position (cliquer une case)", t_grass: "herbe",
+      t_snow: "neige", t_rock: "rocher", t_cross: "croix", t_mammoth: "mammouth", t_hunter: "chasseur de",
+      t_trap: "piège de", t_clear: "retirer chasseur/piège", t_pick: "choisir un chasseur", player: "Joueur",
+      players_ids: "Joueurs (ordre autour de la table)", coords: "coordonnées", notation: "Notation", load: "Charger",
+      figure: "Figure de la règle", play: "Jouer un coup", hunter: "Chasseur", direction: "Direction", card: "Carte",
+      play_btn: "Jouer", back: "Retour", whatif: "Et si ? (18 coups)", dests: "Destinations par carte",
+      share: "Partager", link: "lien", flee_pick: "Chasseur effrayé : cliquez où il fuit.", illegal: "interdit",
+      out: "éliminé", trapped: "piégé !", setup_title: "Nouvelle partie", need_pin: "Seul l'arbitre peut lancer une partie.",
+      pin: "Code de l'arbitre", login: "Connexion", step_players: "1. Joueurs", how_many: "Combien ?",
+      step_variants: "2. Variantes (par défaut en premier)", step_board: "3. Plateau", seed: "Graine (vide : au hasard)",
+      tiles: "Tuiles (notation, vide : disposition tirée)", deal: "Distribuer", step_place: "4. Poser les chasseurs",
+      place_next: "Cliquez la case de départ de", ready: "Tous les chasseurs sont posés : la partie commence.",
+      referee_title: "Arbitre", turn_notation: "Tour (notation, p. ex. A:E2 ou A:E2 B>1,1)",
+      undo: "Annuler le dernier tour", export: "Exporter la feuille de partie", variants: "Variantes", join: "Suivre sur votre téléphone", import: "Importer une feuille de partie",
+      logout: "Déconnexion", done: "Fait."},
+  };
+  let lang = localStorage.getItem("maamut-lang") || (navigator.language || "en").slice(0, 2);
+  if (!TEXT[lang]) lang = "en";
+  const listeners = [];
+  const t = (key) => (TEXT[lang][key] !== undefined ? TEXT[lang][key] : key);
+
+  function applyLang() {
+    document.documentElement.lang = lang;
+    document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+    document.querySelectorAll("[data-lang]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.lang === lang)));
+    listeners.forEach((fn) => fn(lang));
+  }
+  function setLang(next) { lang = TEXT[next] ? next : "en"; localStorage.setItem("maamut-lang", lang); applyLang(); }
+  document.querySelectorAll("[data-lang]").forEach((b) => b.addEventListener("click", () => setLang(b.dataset.lang)));
+
+  /* Replace the children of `box` by the SVG in `text` (drawn and escaped by the server).
+     Parsed as XML and imported as nodes: no innerHTML, and the CSP forbids inline scripts anyway. */
+  function showSvg(box, text) {
+    if (box.dataset.svg === text) return;  // same drawing: keep the running animation
+    const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+    if (doc.getElementsByTagName("parsererror").length) return;
+    box.replaceChildren(document.importNode(doc.documentElement, true));
+    box.dataset.svg = text;
+  }
+
+  async function call(url, body, method = "POST") {
+    const csrf = document.querySelector('meta[name="csrf-token"]').content;
+    const response = await fetch(url, {method, credentials: "same-origin",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+      body: body === undefined ? undefined : (typeof body === "string" ? body : JSON.stringify(body))});
+    let data = null;
+    try { data = await response.json(); } catch (e) { data = {ok: false, error: {message: response.statusText}}; }
+    return {status: response.status, data};
+  }
+
+  function el(tag, text, cls) {
+    const node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (cls) node.className = cls;
+    return node;
+  }
+
+  function download(name, blob) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob); a.download = name;
+    document.body.append(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 5000);
+  }
+
+  /* PNG export: draw the SVG onto a canvas in the browser (no server-side image library). */
+  function svgToPng(svgText, width, done) {
+    const img = new Image();
+    const url = URL.createObjectURL(new Blob([svgText], {type: "image/svg+xml"}));
+    img.onload = () => {
+      const canvas = document.createElement("canvas");
+      canvas.width = width; canvas.height = Math.round(width * img.height / img.width);
+      canvas.getContext("2d").drawImage(img, 0, 0, canvas.width, canvas.height);
+      URL.revokeObjectURL(url);
+      canvas.toBlob(done, "image/png");
+    };
+    img.src = url;
+  }
+
+  document.addEventListener("DOMContentLoaded", applyLang);
+  if (document.readyState !== "loading") applyLang();
+  return {t, setLang, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
+})();

@@ -1,0 +1,100 @@
+"""From the app's live state to what a page shows: board SVG, explained log, LEDs.
+
+Built once per update by the hub, then sent unchanged to every viewer.
+
+>>> view = live_view({})
+>>> view["svg"].count('class="cell"'), view["log"], view["players"]
+(37, [], [])
+>>> live_view({"leds": [[255, 0, 16], "bad"]})["leds"]
+['#ff0010', '#000000']
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from engine import explain
+
+from .board_svg import player_colours, render_board
+
+LANGS = ("en", "fr")
+_EXPLAINED: dict[str, dict] = {}
+
+
+def explain_events(events, names: Mapping | None = None) -> dict[str, list[str]]:
+    """The step-by-step explanation of a turn in every language (each event, each
+    direction a flight tried and why, the rule section). ``names`` maps player ids to
+    the display names the table chose; the sentences are shown as text, never markup.
+
+    >>> explain_events([{"type": "passed", "hunter": "A", "card": 1}], {"A": "Zoé"})["fr"]
+    ['Zoé défausse une carte et passe.']
+    """
+    events = [e for e in events or () if isinstance(e, Mapping)]
+    try:
+        key = json.dumps([events, names or {}], sort_keys=True)
+    except (TypeError, ValueError):
+        key = None
+    if key is not None and key in _EXPLAINED:
+        return _EXPLAINED[key]
+    if names:
+        events = [{k: names.get(v, v) if k in ("hunter", "owner", "winner") and isinstance(v, str) else v
+                   for k, v in e.items()} for e in events]
+    result = {lang: explain.explain(events, lang) for lang in LANGS}
+    if key is not None:
+        if len(_EXPLAINED) > 4096:  # a memo of past turns, so each update explains only the new one
+            _EXPLAINED.clear()
+        _EXPLAINED[key] = result
+    return result
+
+
+def _led_colour(value) -> str:
+    try:
+        r, g, b = (max(0, min(255, int(c))) for c in value)
+    except (TypeError, ValueError):
+        return "#000000"
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def players_view(position: Mapping, info: Mapping | None) -> list[dict]:
+    players = [p for p in position.get("players") or [] if isinstance(p, str)]
+    colours = player_colours(players, info)
+    eliminated = set(position.get("eliminated") or [])
+    hands = position.get("hands") if isinstance(position.get("hands"), Mapping) else {}
+    out = []
+    for player in players:
+        name = ((info or {}).get(player) or {}).get("name") if isinstance(info, Mapping) else None
+        out.append({"id": player, "name": str(name or player), "colour": colours[player],
+                    "eliminated": player in eliminated, "to_move": position.get("to_move") == player,
+                    "cards": len(hands.get(player) or ()) if hands else None})
+    return out
+
+
+def live_view(state: Mapping) -> dict:
+    position = state.get("position") if isinstance(state.get("position"), Mapping) else {}
+    # Cards in hand are secret at the table: the public view shows how many, never which.
+    public = {k: v for k, v in position.items() if k != "hands"}
+    info = state.get("players") if isinstance(state.get("players"), Mapping) else None
+    log = [entry for entry in state.get("log") or [] if isinstance(entry, Mapping)]
+    last_events = log[-1].get("events", []) if log else []
+    svg = render_board(position, events=last_events, players_info=info, flee=state.get("needs"),
+                       illegal=state.get("illegal") or [])
+    names = {p["id"]: p["name"] for p in players_view(position, info)}
+    camera = state.get("camera") if isinstance(state.get("camera"), Mapping) else {}
+    return {
+        "position": public or None,
+        "players": players_view(position, info),
+        "svg": svg,
+        "log": [{"notation": str(entry.get("notation", "")), **explain_events(entry.get("events"), names)}
+                for entry in log],
+        "winner": state.get("winner"),
+        "needs": state.get("needs"),
+        "phase": state.get("phase"),
+        "next_to_place": state.get("next_to_place"),
+        "illegal": state.get("illegal") or [],
+        "leds": [_led_colour(v) for v in state.get("leds") or []],
+        # The page's own address (published by the app), shown with a QR code to join.
+        "url": state.get("url") if isinstance(state.get("url"), str) and len(state.get("url")) < 200 else None,
+        "camera": {"frame": int(camera.get("frame", 0) or 0),
+                   "confidence": camera.get("confidence") if isinstance(camera.get("confidence"), Mapping) else {}},
+    }

@@ -1,0 +1,34 @@
+"""Constants and helpers shared by the web tests (imported as ``web_fixtures``)."""
+
+from __future__ import annotations
+
+PIN = "246810"
+#: The rulebook figure as RULINGS states it: mammoth 0,2, rock 0,1, a hunter at -2,2.
+FIGURE = "gggg/ggggg/gggggg/gggxggg/gggrgg/ggggg/gggg 0,2 A@-2,2;B@3,-3 - A"
+FIGURE_MOVE = {"type": "move", "hunter": "A", "direction": "E", "distance": 2}
+
+
+def start_new_game(client, referee, players=None, seed=7):
+    players = players or [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}]
+    response = client.post("/api/game/new", json={"players": players, "seed": seed}, headers=referee)
+    assert response.status_code == 200, response.json
+    return response
+
+
+def place_all(client, referee):
+    """Place every hunter on the first free start cell, as the setup wizard would."""
+    from engine.hexgrid import cell_name
+
+    game = client.application.extensions["maamut_game"].game
+    while game.next_to_place():
+        cell = cell_name(game.start_cells()[0])
+        response = client.post("/api/game/place", json={"player": game.next_to_place(), "cell": cell},
+                               headers=referee)
+        assert response.status_code == 200, response.json
+    return game
+
+
+
+#: A flight through a hunter: A enters the mammoth's cell going E, the mammoth runs E
+#: through B at 1,0, whose owner must then choose where B flees.
+FLEE = "gggg/ggggg/gggggg/gggxggg/gggggg/ggggg/gggg 0,0 A@-2,0;B@1,0 - A"
