@@ -167,7 +167,7 @@ class Demo:
                         clock[0] += 1 / 30
                         self.stats.frames += 1
                     hand = True
-                    self.companion.show_camera(frame, run.tracker._last_observation)
+                    self.companion.show_camera(frame, run.tracker.last_observation)
                 board[0] = after
                 bridge.sync()
         else:
@@ -215,7 +215,7 @@ class Demo:
                 tracker = self._run.tracker
                 detail = f" (tracker {tracker.phase}, waiting for {tracker.waiting_for()}, " \
                          f"last report {tracker.reports[-1] if tracker.reports else None}, " \
-                         f"played {truth.history[-1]['events']}, seen {tracker._last_observation})"
+                         f"played {truth.history[-1]['events']}, seen {tracker.last_observation})"
             self.stats.error(f"turn {truth.turns_played()}: the table shows a different board than was played{detail}")
             # Resynchronise so one misread does not spoil the rest of the stand's game.
             raise RuntimeError("table out of step with the played game")

@@ -7,11 +7,12 @@ public methods, so a stuck camera or a bouncing button never blocks the page.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 
 from vision.calibration import Calibration, CalibrationError
-from vision.sources import SourceError, open_source
+from vision.sources import SourceError, describe_spec, open_source
 from vision.track_commands import TrackRun
 
 from .app import say
@@ -41,8 +42,19 @@ class CameraLoop(threading.Thread):
             say(f"camera calibration from {path}")
         except (OSError, CalibrationError, ValueError):
             say("no camera calibration yet: it is learnt from the setup (empty board, then each hunter)")
+        self.calibration_path = path
         self.run_ = TrackRun([p["id"] for p in self.players], variants=cfg.variants(), calibration=calibration)
         self.bridge = TrackerBridge(companion.table, self.run_, self.players)
+        game = companion.table.game
+        if game is not None and calibration is not None and tuple(game.players) == self.run_.players:
+            # after a restart: the camera carries on with the journal's game
+            self.run_.tracker.resume(game)
+            self.bridge.started = True
+            self.bridge.placements = len(self.run_.tracker.placements)
+        elif game is not None:
+            say("the game in progress continues on the page; the camera follows again from the next new game")
+            self.bridge.started = True
+            self.bridge.placements = self.bridge.actions = 10**9
         self._last_view = 0.0
 
     @classmethod
@@ -64,6 +76,7 @@ class CameraLoop(threading.Thread):
         return None
 
     def run(self) -> None:
+        replay = describe_spec(self.spec)[0] == "replay"
         while not self.stop.is_set():
             try:
                 with open_source(self.spec) as source:
@@ -71,6 +84,9 @@ class CameraLoop(threading.Thread):
                         if self.stop.is_set():
                             return
                         self.step(timestamp, frame)
+                if replay:
+                    say(f"camera: end of the recording {self.spec}")
+                    return
             except SourceError as exc:
                 # an unplugged camera: say so once per attempt and wait, the game stays as it is
                 say(f"camera lost ({exc}); looking again in {REOPEN_DELAY_S:.0f} s")
@@ -79,12 +95,21 @@ class CameraLoop(threading.Thread):
             self.stop.wait(REOPEN_DELAY_S)
 
     def step(self, timestamp: float, frame) -> None:
+        learning = self.run_.reader is None
         self.run_.feed(timestamp, frame)
+        if learning and self.run_.reader is not None:
+            # keep what the setup taught us: a restart mid-game needs the set's colours
+            try:
+                os.makedirs(os.path.dirname(os.path.abspath(self.calibration_path)), exist_ok=True)
+                self.run_.reader.calibration.save(self.calibration_path)
+                say(f"camera calibration saved to {self.calibration_path}")
+            except OSError as exc:
+                say(f"could not save the camera calibration ({exc.strerror})")
         self.bridge.sync()
         now = time.monotonic()
         if now - self._last_view >= CAMERA_VIEW_PERIOD_S:
             self._last_view = now
-            self.companion.show_camera(frame, self.run_.tracker._last_observation)
+            self.companion.show_camera(frame, self.run_.tracker.last_observation)
 
     def press_pass(self) -> None:
         self.run_.press_pass(time.monotonic())

@@ -1,0 +1,114 @@
+"""The stability filter commits a board only after a run of clean, agreeing frames."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.observation import Observation
+from vision.stability import StabilityFilter, board_key
+
+CELLS = 37
+
+
+def seen(t, mammoth=18, hunters=None, traps=None, occluded=False, found=True, confidence=0.9,
+         hidden=(), tiles=None):
+    return Observation(t, found, occluded, tiles, None, mammoth, dict(hunters or {}), dict(traps or {}),
+                       (confidence,) * CELLS, tuple(hidden))
+
+
+def feed_all(stable, observations):
+    return [o for o in observations if stable.feed(o) is not None]
+
+
+def test_a_board_is_committed_once_after_n_agreeing_frames():
+    stable = StabilityFilter(frames=4)
+    committed = feed_all(stable, [seen(t) for t in range(10)])
+    assert [o.timestamp for o in committed] == [3]
+    assert stable.status == "stable"
+
+
+def test_a_hand_over_the_board_never_commits_what_is_under_it():
+    stable = StabilityFilter(frames=3)
+    feed_all(stable, [seen(t) for t in range(3)])
+    hand = [seen(3 + t, mammoth=5, hunters={"c0": 2}, occluded=True) for t in range(30)]
+    assert feed_all(stable, hand) == []
+    assert stable.status == "disturbed" and stable.reason == "something is over the board"
+
+
+def test_hidden_cells_lost_board_and_low_confidence_frames_do_not_count():
+    stable = StabilityFilter(frames=3, min_confidence=0.6)
+    frames = [seen(0, mammoth=4), seen(1, mammoth=4), seen(2, mammoth=4, hidden=(7,)),
+              seen(3, mammoth=4), seen(4, mammoth=4, found=False), seen(5, mammoth=4),
+              seen(6, mammoth=4, confidence=0.3), seen(7, mammoth=4), seen(8, mammoth=4)]
+    assert feed_all(stable, frames) == []
+    assert stable.feed(seen(9, mammoth=4)).timestamp == 9
+
+
+def test_a_short_misreading_such_as_a_lamp_switching_on_is_not_committed():
+    stable = StabilityFilter(frames=5)
+    frames = [seen(t) for t in range(5)] + [seen(5 + t, mammoth=7) for t in range(4)] + [seen(9 + t) for t in range(5)]
+    committed = feed_all(stable, frames)
+    assert [o.mammoth for o in committed] == [18]
+
+
+def test_the_same_board_after_a_disturbance_is_not_committed_again():
+    stable = StabilityFilter(frames=2)
+    frames = [seen(0), seen(1), seen(2, occluded=True), seen(3), seen(4), seen(5)]
+    assert [o.timestamp for o in feed_all(stable, frames)] == [1]
+
+
+def test_min_seconds_holds_a_commit_until_the_board_rested_that_long():
+    stable = StabilityFilter(frames=2, min_seconds=0.5)
+    frames = [seen(t / 10) for t in range(10)]
+    assert [o.timestamp for o in feed_all(stable, frames)] == [0.5]
+
+
+def test_tiles_take_part_in_the_agreement_only_when_asked():
+    a = seen(0, tiles=("grass",) * CELLS)
+    b = seen(1, tiles=("snow",) * CELLS)
+    assert board_key(a) == board_key(b)
+    assert board_key(a, include_tiles=True) != board_key(b, include_tiles=True)
+    stable = StabilityFilter(frames=2, include_tiles=True)
+    assert feed_all(stable, [seen(0), seen(1)]) == []  # tiles not read yet: not a setup board
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError):
+        StabilityFilter(frames=0)
+    with pytest.raises(ValueError):
+        StabilityFilter(min_seconds=-1)
+
+
+boards = st.sampled_from([(18, ()), (5, ()), (18, (("c0", 2),)), (7, (("c0", 3),))])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(boards, st.booleans(), st.integers(1, 8)), min_size=1, max_size=25),
+       st.integers(2, 6))
+def test_every_committed_board_was_seen_clean_for_n_frames_in_a_row(runs, n):
+    """Property: whatever the mix of clean and occluded runs, a commit follows n clean equal frames."""
+    stable = StabilityFilter(frames=n)
+    frames, t = [], 0
+    for (mammoth, hunters), occluded, length in runs:
+        for _ in range(length):
+            frames.append(seen(t, mammoth=mammoth, hunters=dict(hunters), occluded=occluded))
+            t += 1
+    for index, frame in enumerate(frames):
+        committed = stable.feed(frame)
+        if committed is not None:
+            window = frames[index - n + 1:index + 1]
+            assert len(window) == n
+            assert all(not f.occluded and board_key(f) == board_key(committed) for f in window)
+
+
+def test_a_board_with_a_few_unreadable_cells_may_settle_but_not_one_under_a_hand():
+    """A speck of glare on one cell must not hold the game up; a hand covers more cells."""
+    stable = StabilityFilter(frames=2, max_hidden_cells=2)
+    glare = [seen(t, occluded=True, hidden=(7,)) for t in range(3)]
+    assert [o.timestamp for o in feed_all(stable, glare)] == [1]
+    hand = [seen(3 + t, mammoth=5, occluded=True, hidden=(1, 2, 3)) for t in range(5)]
+    assert feed_all(stable, hand) == []
+    markers_covered = [seen(8 + t, mammoth=5, occluded=True) for t in range(5)]  # geometry kept, not fresh
+    assert feed_all(stable, markers_covered) == []
+    # The unreadable cells are part of the agreement: glare moving elsewhere is a new board.
+    assert board_key(seen(0, hidden=(7,))) != board_key(seen(0, hidden=(8,)))

@@ -1,0 +1,51 @@
+"""Learning the set's colours from the setup seen at the start of a recording."""
+
+import numpy as np
+import pytest
+
+from vision.render import Kit, random_hand, random_layout, render_frame, setup_scenes
+from vision.track_setup import SetupLearner
+
+
+@pytest.fixture(scope="module")
+def setup_recording():
+    rng = np.random.default_rng(2024)
+    kit = Kit.random(rng)
+    tiles = random_layout(rng)
+    empty, first, second = setup_scenes(tiles, rng, n_hunters=2)
+
+    def still(scene):
+        return render_frame(scene, kit.palette, kit.look, rng)[0]
+
+    def hand(scene):
+        return render_frame(scene, kit.palette, kit.look, rng, hand=random_hand(rng))[0]
+
+    frames = ([hand(empty)] * 2 + [still(empty)] * 4 + [hand(first)] * 2 + [still(first)] * 4
+              + [hand(second)] * 2 + [still(second)] * 4)
+    return tiles, (first, second), frames
+
+
+def test_the_empty_board_and_each_hunter_are_learnt_in_placement_order(setup_recording):
+    tiles, (first, second), frames = setup_recording
+    learner = SetupLearner(n_hunters=2, required=3)
+    steps = [t for t, frame in enumerate(frames) if learner.feed(frame, t / 30)]
+    assert learner.done and len(learner.frames) == 3
+    assert learner.calibration.tiles == tiles
+    assert list(learner.calibration.hunters) == ["c0", "c1"]
+    # Each step completes on a still board, never on a frame with a hand in it.
+    assert steps == [4, 10, 16]
+
+
+def test_an_unfinished_setup_is_not_done_and_bad_frames_are_ignored(setup_recording):
+    _, _, frames = setup_recording
+    learner = SetupLearner(n_hunters=2, required=3)
+    assert learner.feed(np.zeros((10, 10), np.uint8), 0.0) is False  # not a colour frame
+    assert learner.feed(np.zeros((96, 128, 3), np.uint8), 0.0) is False  # no board in view
+    for t, frame in enumerate(frames[:12]):
+        learner.feed(frame, t / 30)
+    assert not learner.done and learner.hunters_learnt == 1
+
+
+def test_a_hunter_count_outside_the_game_is_refused():
+    with pytest.raises(ValueError):
+        SetupLearner(n_hunters=5)

@@ -1,0 +1,165 @@
+"""Learning a set's colours at setup (``maamut calibrate``).
+
+Setup frames, in order: the empty board with the mammoth on the cross, then one frame
+after each hunter is placed. From them we learn, with no palette assumed:
+
+* the tile layout and the three tile colours, named by the known counts (18/11/7);
+* the mammoth's colour (the token on the cross);
+* each hunter's colour, labelled ``c0``, ``c1``… in placement order (traps share them);
+* the colour of the hunters' rim.
+
+Colours are stored as reflectances (divided by the local lighting gain), so they hold
+under another lamp. A calibration takes a few frames and well under a second.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.hexgrid import CENTRE, NUM_CELLS
+
+from .colour import TILE_CLASSES, cluster_tiles, gain_of, lab_distance, to_lab
+from .geometry import BoardLocator, CellSampler, Geometry, mirror_frame
+
+FORMAT = "maamut-vision-calibration/1"
+MAX_HUNTERS = 4
+
+
+class CalibrationError(ValueError):
+    """Setup frames that cannot give a calibration; the message says what to fix."""
+
+
+@dataclass
+class Calibration:
+    tiles: tuple[str, ...]                  # the layout read at setup (locked for the game)
+    tile_colours: dict[str, tuple]          # class -> RGB under the setup light (the reference)
+    mammoth: tuple                          # reflectance
+    rim: tuple                              # reflectance of the hunters' outline
+    hunters: dict[str, tuple] = field(default_factory=dict)   # label -> reflectance
+    mirrored: bool = False                  # the camera delivers mirror images
+
+    def to_json(self) -> dict:
+        r = lambda c: [round(float(v), 5) for v in c]  # noqa: E731 - tiny local formatter
+        return {"format": FORMAT, "tiles": list(self.tiles),
+                "tile_colours": {k: r(v) for k, v in self.tile_colours.items()},
+                "mammoth": r(self.mammoth), "rim": r(self.rim),
+                "hunters": {k: r(v) for k, v in self.hunters.items()}, "mirrored": self.mirrored}
+
+    @classmethod
+    def from_json(cls, obj) -> "Calibration":
+        """Parse and check a calibration; ``CalibrationError`` names the bad field.
+
+        >>> Calibration.from_json({"format": "other"})
+        Traceback (most recent call last):
+        ...
+        vision.calibration.CalibrationError: not a Mâamut vision calibration (format 'other')
+        """
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            fmt = obj.get("format") if isinstance(obj, dict) else type(obj).__name__
+            raise CalibrationError(f"not a Mâamut vision calibration (format {fmt!r})")
+
+        def colour(value, name):
+            if (not isinstance(value, (list, tuple)) or len(value) != 3
+                    or not all(isinstance(v, (int, float)) and 0 <= v <= 10 for v in value)):
+                raise CalibrationError(f"{name}: expected 3 numbers, got {value!r}")
+            return tuple(float(v) for v in value)
+
+        tiles = obj.get("tiles")
+        allowed = set(TILE_CLASSES) | {"cross"}
+        if not isinstance(tiles, list) or len(tiles) != NUM_CELLS or not set(tiles) <= allowed:
+            raise CalibrationError(f"tiles: expected {NUM_CELLS} names among {sorted(allowed)}")
+        tc = obj.get("tile_colours")
+        if not isinstance(tc, dict) or set(tc) != set(TILE_CLASSES):
+            raise CalibrationError(f"tile_colours: expected colours for {list(TILE_CLASSES)}")
+        hunters = obj.get("hunters", {})
+        if not isinstance(hunters, dict) or len(hunters) > MAX_HUNTERS:
+            raise CalibrationError("hunters: expected at most 4 colour labels")
+        return cls(tuple(tiles), {k: colour(tc[k], f"tile_colours.{k}") for k in TILE_CLASSES},
+                   colour(obj.get("mammoth"), "mammoth"), colour(obj.get("rim"), "rim"),
+                   {str(k): colour(v, f"hunters.{k}") for k, v in hunters.items()},
+                   bool(obj.get("mirrored", False)))
+
+    def save(self, path) -> None:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(self.to_json(), fh, indent=1)
+
+    @classmethod
+    def load(cls, path) -> "Calibration":
+        try:
+            with open(path, encoding="utf-8") as fh:
+                obj = json.load(fh)
+        except OSError as exc:
+            raise CalibrationError(f"cannot read calibration {path}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise CalibrationError(f"calibration {path} is not JSON: {exc}") from None
+        return cls.from_json(obj)
+
+
+def median_zones(zones: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Per-cell median colour of each zone: robust to speckles, tusks and noise."""
+    return {name: np.median(values, axis=1) for name, values in zones.items()}
+
+
+def locate_with_mirror(frame: np.ndarray, locator: BoardLocator) -> tuple[Geometry | None, bool]:
+    """Find the board; if only the mirrored frame shows it, the camera mirrors."""
+    found = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
+    if found is not None:
+        return found, False
+    flipped = locator.fit(locator.detect(cv2.cvtColor(mirror_frame(frame), cv2.COLOR_BGR2GRAY)))
+    return flipped, flipped is not None
+
+
+def learn(frames: list[np.ndarray]) -> Calibration:
+    """The calibration from setup frames (see the module docstring for their order)."""
+    if not frames:
+        raise CalibrationError("no setup frames given")
+    if len(frames) > MAX_HUNTERS + 1:
+        raise CalibrationError(f"at most {MAX_HUNTERS + 1} setup frames (empty board + 4 hunters), got {len(frames)}")
+    locator, sampler = BoardLocator(), CellSampler()
+    geometry, mirrored = locate_with_mirror(frames[0], locator)
+    if geometry is None:
+        raise CalibrationError("setup frame 1: board markers not found (need 2 of the 6 visible)")
+    medians = []
+    for index, frame in enumerate(frames):
+        if mirrored:
+            frame = mirror_frame(frame)
+        g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))) or geometry
+        zones, inside = sampler.sample(frame, g.homography)
+        if not inside.all():
+            raise CalibrationError(f"setup frame {index + 1}: part of the board is outside the picture")
+        medians.append(median_zones(zones))
+    first = medians[0]
+    others = [c for c in range(NUM_CELLS) if c != CENTRE]
+    tile_lab = to_lab(first["tile"][others])
+    labels, _, cost = cluster_tiles(tile_lab)
+    tiles = ["cross"] * NUM_CELLS
+    for cell, label in zip(others, labels):
+        tiles[cell] = TILE_CLASSES[label]
+    refs = {name: np.median(first["tile"][[c for c, l in zip(others, labels) if l == k]], axis=0)
+            for k, name in enumerate(TILE_CLASSES)}
+    refs_cell = np.array([refs["snow" if t == "cross" else t] for t in tiles])
+
+    def reflectance(m, zone, cell):
+        return m[zone][cell] / gain_of(m["tile"][cell], refs_cell[cell])
+
+    mammoth = reflectance(first, "core", CENTRE) * 0.5 + reflectance(first, "trap", CENTRE) * 0.5
+    hunters, rims, taken = {}, [], set()
+    for index, m in enumerate(medians[1:], start=1):
+        # The new hunter is where the core stands out most from its own tile.
+        core_l, rim_l, tile_l = to_lab(m["core"]), to_lab(m["rim"]), to_lab(m["tile"])
+        score = lab_distance(core_l, tile_l) + lab_distance(rim_l, tile_l)
+        score[CENTRE] = -1
+        for cell in taken:
+            score[cell] = -1
+        cell = int(np.argmax(score))
+        if score[cell] < 20:
+            raise CalibrationError(f"setup frame {index + 1}: no newly placed hunter found")
+        taken.add(cell)
+        hunters[f"c{index - 1}"] = tuple(float(v) for v in reflectance(m, "core", cell))
+        rims.append(reflectance(m, "rim", cell))
+    rim = np.median(np.array(rims), axis=0) if rims else np.array([0.08, 0.08, 0.08])
+    return Calibration(tuple(tiles), {k: tuple(float(x) for x in v) for k, v in refs.items()},
+                       tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored)

@@ -1,0 +1,103 @@
+"""Colour arithmetic shared by calibration and reading (RGB floats 0..1, CIE Lab).
+
+Lighting is modelled as a per-channel gain that varies smoothly over the board (lamps,
+gradients, colour casts) and may dip locally (shadows). Colours learnt at setup are
+kept as "reflectances": the colour divided by the gain measured on the tile beside it,
+so they can be re-lit with the gain of any cell in any later frame.
+
+>>> g = gain_of(np.array([[0.5, 0.4, 0.2]]), np.array([[1.0, 0.8, 0.4]]))
+>>> g.round(2).tolist()
+[[0.5, 0.5, 0.5]]
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+TILE_CLASSES = ("grass", "snow", "rock")
+TILE_QUOTA = (18, 11, 7)
+#: Lightness counts less than colour when comparing: shadows mostly change lightness.
+LAB_WEIGHTS = np.array([0.6, 1.0, 1.0], np.float32)
+
+
+def to_lab(rgb) -> np.ndarray:
+    """CIE Lab of RGB colours in 0..1, any leading shape."""
+    arr = np.clip(np.asarray(rgb, dtype=np.float32), 0, 1)
+    shape = arr.shape
+    return cv2.cvtColor(arr.reshape(-1, 1, 3), cv2.COLOR_RGB2Lab).reshape(shape)
+
+
+def lab_distance(a, b) -> np.ndarray:
+    """Weighted Lab distance, broadcasting over leading axes.
+
+    >>> float(lab_distance(to_lab([1, 1, 1]), to_lab([1, 1, 1])))
+    0.0
+    """
+    diff = (np.asarray(a, np.float32) - np.asarray(b, np.float32)) * LAB_WEIGHTS
+    return np.sqrt(np.einsum("...k,...k->...", diff, diff))
+
+
+def gain_of(measured, reference) -> np.ndarray:
+    """Per-channel gain that turns ``reference`` into ``measured`` (kept in a sane range)."""
+    return np.clip(np.asarray(measured) / np.maximum(np.asarray(reference), 0.02), 0.2, 4.0)
+
+
+def assign_with_quota(cost: np.ndarray, quota=TILE_QUOTA) -> np.ndarray:
+    """Class per row minimising the total cost, with exactly ``quota[k]`` rows in class k.
+
+    This is the tile-count constraint (18 grass, 11 snow, 7 rock around the cross),
+    solved exactly as an assignment of cells to the 36 "slots" of the tile bag.
+
+    >>> cost = np.array([[0, 5], [1, 4], [3, 0]], float)
+    >>> assign_with_quota(cost, (1, 2)).tolist()
+    [0, 1, 1]
+    """
+    slots = np.repeat(np.arange(len(quota)), quota)
+    rows, cols = linear_sum_assignment(cost[:, slots])
+    labels = np.empty(cost.shape[0], int)
+    labels[rows] = slots[cols]
+    return labels
+
+
+def cluster_tiles(lab: np.ndarray, centres: np.ndarray | None = None, iterations: int = 4):
+    """Split the 36 non-centre tile colours into grass/snow/rock under the known counts.
+
+    Without ``centres`` (first setup frame) the classes are found by k-means and named by
+    their sizes alone, so no colour is assumed; with ``centres`` (later frames) they are
+    refined from the calibration's. Returns ``(labels, centres, cost)``.
+    """
+    lab = np.asarray(lab, np.float32)
+    starts = []
+    if centres is not None:
+        starts.append(np.asarray(centres, np.float32))
+    else:
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
+        cv2.setRNGSeed(12345)
+        _, _, km = cv2.kmeans(lab * LAB_WEIGHTS, 3, None, criteria, 8, cv2.KMEANS_PP_CENTERS)
+        km = km / LAB_WEIGHTS
+        # Which cluster is which class is decided by the counts: try every naming.
+        for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+            starts.append(km[list(perm)])
+    best = None
+    for start in starts:
+        c = start.copy()
+        for _ in range(iterations):
+            cost = lab_distance(lab[:, None, :], c[None, :, :]) ** 2
+            labels = assign_with_quota(cost)
+            c = np.stack([lab[labels == k].mean(axis=0) for k in range(3)])
+        cost = lab_distance(lab[:, None, :], c[None, :, :]) ** 2
+        labels = assign_with_quota(cost)
+        total = float(cost[np.arange(len(labels)), labels].sum())
+        if best is None or total < best[0]:
+            best = (total, labels, c, cost)
+    return best[1], best[2], best[3]
+
+
+def margin_confidence(best: np.ndarray, second: np.ndarray, scale: float = 8.0) -> np.ndarray:
+    """Confidence from how much the runner-up loses by (distances, same units).
+
+    >>> margin_confidence(np.array([2.0]), np.array([40.0])).round(3).tolist()
+    [0.991]
+    """
+    return 1.0 - np.exp(-np.maximum(np.asarray(second) - np.asarray(best), 0) / scale)

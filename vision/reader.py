@@ -1,0 +1,278 @@
+"""Reading a frame: tiles and tokens per cell, with confidences and occlusion.
+
+For each cell the reader looks at four rings (see ``geometry.ZONES``): the tile ring,
+never covered by a token, tells the tile and the local light; the core, the rim and the
+trap rings tell the tokens. The kit's tokens are told apart by layout, not by one set
+of colours:
+
+========================  ========  =======  ========
+token(s) on the cell      core      rim      trap
+========================  ========  =======  ========
+nothing                   tile      tile     tile
+hunter of colour k        k         rim      tile
+trap of colour j          j / tile  j / tile j
+hunter k on trap j        k         rim      j
+mammoth                   mammoth   mammoth  mammoth
+========================  ========  =======  ========
+
+Colours are compared after re-lighting the calibration's reflectances with the gain
+measured on the cell's own tile ring, so gradients, casts and shadows cancel out.
+Cells whose tile ring does not look like their tile (a hand, an arm, a sleeve) are
+reported as occluded and their tokens are not read.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import cv2
+import numpy as np
+
+from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
+
+from .calibration import Calibration, median_zones
+from .colour import TILE_CLASSES, cluster_tiles, gain_of, lab_distance, margin_confidence, to_lab
+from .geometry import CELL_CENTRES, BoardLocator, CellSampler, centroid_offsets, mirror_frame
+from .observation import Observation
+
+#: A tile-ring point further than this (weighted ΔE) from its expected tile is foreign.
+FOREIGN_DISTANCE = 24.0
+#: Share of foreign tile-ring points that makes a cell occluded.
+OCCLUDED_SHARE = 0.15
+#: ... or this share when a neighbouring cell is clearly covered.
+WEAK_SHARE = 0.06
+#: A zone whose colour is this far from every candidate is something foreign.
+UNKNOWN_DISTANCE = 30.0
+MAX_TRAPS_PER_COLOUR = 4
+#: Share of rim-ring points that must show the rim colour for a hunter.
+RIM_SHARE = 0.35
+#: Share of trap-ring points that must show a player colour for a trap.
+TRAP_SHARE = 0.35
+
+
+def _quadratic_terms(xy: np.ndarray) -> np.ndarray:
+    x, y = xy[:, 0] / 6.0, xy[:, 1] / 6.0
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+
+_TERMS = _quadratic_terms(CELL_CENTRES)
+
+
+def fit_gain_field(gains: np.ndarray, use: np.ndarray) -> np.ndarray:
+    """Smooth per-channel gain over the board (log-quadratic in x, y), robust to outliers."""
+    logs = np.log(np.clip(gains, 0.05, 20))
+    keep = use.copy()
+    fitted = np.repeat(np.median(logs[keep] if keep.any() else logs, axis=0, keepdims=True), NUM_CELLS, 0)
+    for _ in range(2):
+        if keep.sum() < 10:
+            break
+        coef, *_ = np.linalg.lstsq(_TERMS[keep], logs[keep], rcond=None)
+        fitted = _TERMS @ coef
+        resid = np.abs(logs - fitted).max(axis=1)
+        keep = use & (resid < max(0.12, float(np.percentile(resid[use], 80))))
+    return np.exp(fitted)
+
+
+class BoardReader:
+    """Turns camera frames into :class:`Observation` s using one set's calibration.
+
+    With ``lock_tiles`` the layout learnt at setup is kept (the tracker's case) and only
+    confirmed; otherwise the tiles are read from each frame under the count constraint.
+    """
+
+    def __init__(self, calibration: Calibration, lock_tiles: bool = False):
+        self.calibration = calibration
+        self.lock_tiles = lock_tiles
+        self.locator = BoardLocator()
+        self.sampler = CellSampler()
+        self.labels = list(calibration.hunters)
+        self._tile_refs = np.array([calibration.tile_colours[k] for k in TILE_CLASSES])
+        self._tile_ref_lab = to_lab(self._tile_refs)
+        # Candidate reflectances for tokens: mammoth, then each hunter colour.
+        self._token_refl = np.array([calibration.mammoth] + [calibration.hunters[k] for k in self.labels])
+        self._rim_refl = np.array(calibration.rim)
+
+    # -- public ---------------------------------------------------------------------------
+    def read(self, frame: np.ndarray, timestamp: float | None = None) -> Observation:
+        """One observation; never raises on a bad frame (it reports ``board_found=False``)."""
+        timestamp = time.time() if timestamp is None else float(timestamp)
+        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3 or frame.size == 0:
+            return self._nothing(timestamp)
+        if self.calibration.mirrored:
+            frame = mirror_frame(frame)
+        try:
+            geometry = self.locator.locate(frame)
+            if geometry is None:
+                return self._nothing(timestamp)
+            first, inside = self.sampler.sample(frame, geometry.homography, ("tile", "probe"))
+            return self._interpret(frame, geometry.homography, first, inside, geometry.fresh, timestamp)
+        except (cv2.error, np.linalg.LinAlgError):
+            # A degenerate frame (e.g. a homography that folds the board): wait for the next.
+            return self._nothing(timestamp)
+
+    # -- steps ----------------------------------------------------------------------------
+    def _nothing(self, timestamp: float) -> Observation:
+        return Observation(timestamp, False, False, None, None, None, {}, {}, (0.0,) * NUM_CELLS,
+                           tuple(range(NUM_CELLS)))
+
+    def _read_tiles(self, tile_lab: np.ndarray):
+        """Tile class per cell (0..2; the cross is snow), its confidence and class centres."""
+        others = np.array([c for c in range(NUM_CELLS) if c != CENTRE])
+        classes = np.full(NUM_CELLS, TILE_CLASSES.index("snow"))
+        conf = np.ones(NUM_CELLS)
+        if self.lock_tiles:
+            names = self.calibration.tiles
+            classes = np.array([TILE_CLASSES.index("snow" if n == "cross" else n) for n in names])
+            _, centres, cost = cluster_tiles(tile_lab[others], self._tile_ref_lab, iterations=1)
+        else:
+            labels, centres, cost = cluster_tiles(tile_lab[others], self._tile_ref_lab)
+            classes[others] = labels
+        dist = np.sqrt(cost)
+        mine = dist[np.arange(len(others)), classes[others]]
+        other = np.where(np.eye(3, dtype=bool)[classes[others]], np.inf, dist).min(axis=1)
+        conf[others] = margin_confidence(mine, other)
+        return classes, conf, centres
+
+    def _interpret(self, frame, homography, first, inside, fresh: bool, timestamp: float) -> Observation:
+        tile_med = np.median(first["tile"], axis=1)
+        tile_lab = to_lab(tile_med)
+        classes, tile_conf, _ = self._read_tiles(tile_lab)
+        refs = self._tile_refs[classes]                       # (37, 3) setup colour of each tile
+        local_gain = gain_of(tile_med, refs)
+        # Occlusion: the tile ring must look like its tile under the smooth board light.
+        # (Token colours get no exemption: skin can look like a brown mammoth.)
+        first_guess = fit_gain_field(local_gain, inside)
+        expected_lab = to_lab(np.clip(refs * first_guess, 0, 1))
+        ring_lab = to_lab(first["tile"])
+        foreign = lab_distance(ring_lab, expected_lab[:, None, :]) > FOREIGN_DISTANCE
+        share = foreign.mean(axis=1)
+        # Hysteresis: a clearly covered cell makes its lightly touched neighbours count
+        # too (the edge of a hand), while a lone light touch (a sloppily placed trap
+        # reaching the ring, a token's edge) does not.
+        strong = (share > OCCLUDED_SHARE) | ~inside
+        touched = share > WEAK_SHARE
+        near_strong = np.array([any(n is not None and strong[n] for n in NEIGHBOURS[c]) for c in range(NUM_CELLS)])
+        occluded = strong | (touched & near_strong)
+        # Per-cell light: the cell's own tile ring unless it is covered.
+        field = fit_gain_field(local_gain, ~occluded)
+        gain = np.where(occluded[:, None], field, local_gain)
+        tokens_lab = to_lab(np.clip(self._token_refl[None, :, :] * gain[:, None, :], 0, 1))  # (37, 1+H, 3)
+        rim_lab = to_lab(np.clip(self._rim_refl[None, :] * gain, 0, 1))                      # (37, 3)
+        tile_here = tile_lab[:, None, :]
+        cands = np.concatenate([tile_here, tokens_lab], axis=1)                            # tile, mammoth, hunters
+        # Where do the tokens lie? Everything unlike the tile pulls the trap/mammoth
+        # rings; rim-coloured points alone place the hunter's core and rim.
+        probe = to_lab(first["probe"])
+        d_probe = lab_distance(probe[:, :, None, :], np.concatenate([cands, rim_lab[:, None, :]], axis=1)[:, None])
+        token_shift = centroid_offsets(np.clip(d_probe[:, :, 0] - 12, 0, 30), 30 * 6)
+        rim_votes = (d_probe.argmin(axis=2) == cands.shape[1]).astype(np.float32)
+        hunter_shift = centroid_offsets(rim_votes, 6)
+        few = rim_votes.sum(axis=1) < 6
+        hunter_shift[few] = token_shift[few]
+        second, _ = self.sampler.sample(frame, homography, ("core", "rim", "trap"),
+                                        {"core": hunter_shift, "rim": hunter_shift, "trap": token_shift})
+        med = median_zones(second)
+        rim_points = second["rim"]
+        d_core = lab_distance(to_lab(med["core"])[:, None, :], cands)
+        d_trap = lab_distance(to_lab(med["trap"])[:, None, :], cands)
+        k_core, k_trap = d_core.argmin(1), d_trap.argmin(1)
+        # Something matching nothing we know is over the cell (a finger tip, a die...).
+        # (The thin rim ring blends colours, so it is left out of this test.)
+        # Trap ring, point by point: a ring trap shows the tile through its hole and a
+        # hunter on it may lean over part of the ring, so a median would blend them.
+        trap_pts = lab_distance(to_lab(second["trap"])[:, :, None, :], cands[:, None, :, :])   # (37, n, K)
+        trap_votes = np.stack([(trap_pts.argmin(axis=2) == k).mean(axis=1) for k in range(cands.shape[1])], axis=1)
+        trap_unknown = (trap_pts.min(axis=2) > UNKNOWN_DISTANCE).mean(axis=1) > 0.5
+        unknown = (d_core.min(1) > UNKNOWN_DISTANCE) | trap_unknown
+        # The cross's printed mark is not a calibrated colour: only its tile ring counts.
+        unknown[CENTRE] = False
+        occluded |= unknown
+        readable = ~occluded
+        # The outline test is done point by point: the rim is thin, and a median over it
+        # blends it with the core and the tile. A point votes "rim" when it is nearer the
+        # rim colour than both the tile and the colour seen in the core (which is what a
+        # trap plate of that colour would show there).
+        rim_pts = to_lab(rim_points)
+        core_colour = cands[np.arange(NUM_CELLS), k_core]
+        d_pt_rim = lab_distance(rim_pts, rim_lab[:, None, :])
+        d_pt_other = np.minimum(lab_distance(rim_pts, tile_here), lab_distance(rim_pts, core_colour[:, None, :]))
+        rim_share = (d_pt_rim < d_pt_other).mean(axis=1)
+        has_rim = rim_share >= RIM_SHARE
+
+        def conf_of(d):
+            part = np.sort(d, axis=1)
+            return margin_confidence(part[:, 0], part[:, 1])
+
+        rim_conf = np.clip(np.abs(rim_share - RIM_SHARE) * 4, 0, 1)
+        trap_share = trap_votes[:, 2:].max(axis=1) if trap_votes.shape[1] > 2 else np.zeros(NUM_CELLS)
+        trap_conf = np.clip(np.abs(trap_share - TRAP_SHARE) * 4, 0, 1)
+        cell_conf = np.minimum(np.minimum(conf_of(d_core), rim_conf), np.minimum(conf_of(d_trap), trap_conf))
+        cell_conf = np.where(readable, cell_conf, 0.0)
+
+        # Mammoth: core and trap ring both mammoth; the best such cell if several.
+        mammoth_cells = np.flatnonzero(readable & (k_core == 1) & (k_trap == 1))
+        mammoth = None
+        if mammoth_cells.size:
+            mammoth = int(mammoth_cells[np.argmin(d_core[mammoth_cells, 1] + d_trap[mammoth_cells, 1])])
+        # Hunters: a hunter colour in the core inside a rim; one cell per colour.
+        hunters: dict[str, int] = {}
+        for h, label in enumerate(self.labels):
+            idx = 2 + h
+            cells = np.flatnonzero(readable & (k_core == idx) & has_rim)
+            cells = cells[cells != (mammoth if mammoth is not None else -1)]
+            if cells.size:
+                hunters[label] = int(cells[np.argmin(d_core[cells, idx] - rim_share[cells] * 20)])
+        # Traps: a hunter colour on enough of the trap ring (at most 4 per colour).
+        traps: dict[int, str] = {}
+        best_colour = 2 + trap_votes[:, 2:].argmax(axis=1) if trap_votes.shape[1] > 2 else np.zeros(NUM_CELLS, int)
+        for h, label in enumerate(self.labels):
+            idx = 2 + h
+            cells = np.flatnonzero(readable & (best_colour == idx) & (trap_votes[:, idx] >= TRAP_SHARE)
+                                   & (np.arange(NUM_CELLS) != (mammoth if mammoth is not None else -1)))
+            cells = cells[np.argsort(-trap_votes[cells, idx])][:MAX_TRAPS_PER_COLOUR]
+            for c in cells:
+                traps[int(c)] = label
+        names = tuple("cross" if c == CENTRE else TILE_CLASSES[classes[c]] for c in range(NUM_CELLS))
+        if self.lock_tiles:
+            names = tuple(self.calibration.tiles)
+        occluded_cells = tuple(int(c) for c in np.flatnonzero(occluded))
+        return Observation(
+            timestamp=timestamp,
+            board_found=True,
+            occluded=bool(occluded_cells) or not fresh,
+            tiles=names,
+            tile_confidence=tuple(round(float(v), 4) for v in np.where(occluded, 0.0, tile_conf)),
+            mammoth=mammoth,
+            hunters=hunters,
+            traps=traps,
+            cell_confidence=tuple(round(float(v), 4) for v in cell_conf),
+            occluded_cells=occluded_cells,
+        )
+
+
+def observation_to_json(obs: Observation) -> dict:
+    """The ``maamut read --json`` form: cells as ``"q,r"``, confidences per cell."""
+    return {
+        "board_found": obs.board_found,
+        "occluded": obs.occluded,
+        "tiles": None if obs.tiles is None else {cell_name(i): t for i, t in enumerate(obs.tiles)},
+        "mammoth": None if obs.mammoth is None else cell_name(obs.mammoth),
+        "hunters": {k: cell_name(v) for k, v in sorted(obs.hunters.items())},
+        "traps": {cell_name(c): o for c, o in sorted(obs.traps.items())},
+        "confidence": {cell_name(i): v for i, v in enumerate(obs.cell_confidence)},
+        "tile_confidence": None if obs.tile_confidence is None else
+        {cell_name(i): v for i, v in enumerate(obs.tile_confidence)},
+        "occluded_cells": [cell_name(c) for c in obs.occluded_cells],
+    }
+
+
+def read_image_file(path, calibration: Calibration) -> Observation:
+    """Read one image file; ``ValueError`` with a clear message if it is not an image."""
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ValueError(f"cannot read image {path} (missing, or not an image OpenCV can decode)")
+    return BoardReader(calibration).read(frame, timestamp=0.0)
+
+
+def dumps(obs: Observation) -> str:
+    return json.dumps(observation_to_json(obs), sort_keys=True)

@@ -1,0 +1,217 @@
+"""``maamut track SOURCE --players A,B,C --json``: follow a whole game from camera frames.
+
+SOURCE is a folder of frames (name order), a video file, ``webcam[:N]`` or
+``picamera[:N]``; the recording starts with the setup (empty board, mammoth on the
+cross, then each hunter placed in seating order). Without ``--calibration`` the set's
+colours are learnt from that setup as it happens (:mod:`vision.track_setup`).
+
+The JSON printed is ``{"tiles", "placements", "actions", "position", "winner", "phase",
+"reports"}`` in the engine's JSON forms; ``reports`` lists the illegal or unrecognised
+changes the tracker saw, with the cells involved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from typing import Iterable
+
+import numpy as np
+
+import engine
+from engine.notation import turn_to_text
+
+from .calibration import Calibration, CalibrationError
+from .reader import BoardReader
+from .sources import SourceError, open_source
+from .stability import StabilityFilter
+from .track_setup import SetupLearner
+from .tracker import GameTracker, TrackerError
+
+
+#: Unreadable cells a settled board may have (glare, a misread speck): the tracker then
+#: waits only for changes on those cells, not for the whole game.
+MAX_HIDDEN_CELLS = 2
+
+
+class TrackRun:
+    """Frames in, a tracked game out: setup learning (if needed), reading, tracking.
+
+    ``pass_times`` are source timestamps at which the pass button was pressed (a
+    recording cannot show a pass on the board).
+    """
+
+    def __init__(self, players, variants: engine.Variants | None = None, calibration: Calibration | None = None,
+                 required: int = 5, pass_times: Iterable[float] = ()):
+        self.players = tuple(players)
+        self.variants = variants or engine.Variants()
+        self.required = required
+        self.pass_times = sorted(pass_times)
+        self.learner = None if calibration is not None else SetupLearner(len(self.players), required)
+        self.tracker = GameTracker(self.players, self.variants,
+                                   stability=StabilityFilter(frames=required, max_hidden_cells=MAX_HIDDEN_CELLS))
+        self.reader: BoardReader | None = None
+        self.frames_seen = 0
+        if calibration is not None:
+            self._start_reading(calibration)
+
+    def _start_reading(self, calibration: Calibration) -> None:
+        self.reader = BoardReader(calibration, lock_tiles=True)
+
+    def _start_after_learning(self, timestamp: float) -> None:
+        """The setup frames the learner kept become the tracker's setup boards."""
+        calibration = self.learner.calibration
+        self._start_reading(calibration)
+        for frame in self.learner.frames:
+            observation = self.reader.read(frame, timestamp)
+            # Read with tiles at setup, so the tracker checks and locks the layout itself.
+            self.tracker.observe(_with_tiles(observation, calibration.tiles))
+
+    def feed(self, timestamp: float, frame: np.ndarray) -> None:
+        self.frames_seen += 1
+        while self.pass_times and timestamp >= self.pass_times[0]:
+            self.pass_times.pop(0)
+            self.press_pass(timestamp)
+        if self.reader is None:
+            if self.learner.feed(frame, timestamp) and self.learner.done:
+                self._start_after_learning(timestamp)
+            return
+        observation = self.reader.read(frame, timestamp)
+        if self.tracker.phase == "layout" and observation.board_found:
+            observation = _with_tiles(observation, self.reader.calibration.tiles)
+        self.tracker.feed(observation)
+
+    def finish(self) -> None:
+        """The recording ended: passes pressed after its last frame still count."""
+        while self.pass_times:
+            self.press_pass(self.pass_times.pop(0))
+
+    def press_pass(self, timestamp: float) -> None:
+        try:
+            self.tracker.confirm_pass()
+        except TrackerError as exc:
+            self.tracker.reports.append({"type": "pass_refused", "time": round(timestamp, 3), "cells": [],
+                                         "message": str(exc)})
+
+    def result(self) -> dict:
+        out = self.tracker.to_json()
+        if self.reader is None:
+            learnt = self.learner.hunters_learnt if self.learner else 0
+            out["reports"].append({
+                "type": "setup_incomplete", "time": None, "cells": [],
+                "message": (f"the setup was not seen completely: {'the empty board and ' if learnt else 'no empty board; '}"
+                            f"{learnt} of {len(self.players)} hunters learnt")})
+        out["frames"] = self.frames_seen
+        return out
+
+
+def _with_tiles(observation, tiles):
+    return replace(observation, tiles=tuple(tiles))
+
+
+def track_frames(frames: Iterable[tuple[float, np.ndarray]], players, **options) -> TrackRun:
+    """Track a whole recording given as ``(timestamp, frame)`` pairs."""
+    run = TrackRun(players, **options)
+    for timestamp, frame in frames:
+        run.feed(timestamp, frame)
+    return run
+
+
+# -- command line -------------------------------------------------------------------------
+def _players(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not 2 <= len(names) <= 4:
+        raise argparse.ArgumentTypeError("give 2 to 4 player names in seating order, e.g. --players Ann,Bob,Cy")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError("player names must be distinct")
+    for name in names:
+        try:
+            engine.action_from_json({"type": "pass", "hunter": name})  # the engine's own name check
+        except engine.BadRequest as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
+    return names
+
+
+def _times(text: str) -> list[float]:
+    try:
+        return [float(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError("--pass-at takes seconds separated by commas, e.g. 12.5,40") from None
+
+
+def register_track(subparsers) -> None:
+    """Add ``maamut track`` (called by ``vision.commands.register``)."""
+    parser = subparsers.add_parser(
+        "track", help="follow a whole game from camera frames and validate every action",
+        description="Follow a game from a recording or a camera, starting from the empty board with the "
+                    "mammoth on the cross, and print the actions the engine accepted.")
+    parser.add_argument("source", metavar="SOURCE",
+                        help="folder of frames (name order), video file, webcam[:N] or picamera[:N]")
+    parser.add_argument("--players", required=True, type=_players, help="player names in seating order, comma separated")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--calibration", metavar="FILE", help="use this calibration instead of learning it at setup")
+    parser.add_argument("--variants", metavar="JSON", default="{}", help="rule variants as a JSON object")
+    parser.add_argument("--fps", type=float, default=30.0, help="frame rate of a folder of frames (default 30)")
+    parser.add_argument("--stable-frames", type=int, default=5,
+                        help="consecutive agreeing frames before a board counts (default 5)")
+    parser.add_argument("--pass-at", type=_times, default=[], metavar="T[,T...]",
+                        help="source times (s) at which the pass button was pressed")
+    parser.set_defaults(handler=run_track)
+
+
+def run_track(args) -> int:
+    def fail(message: str, code: int = 2) -> int:
+        if args.json:
+            print(json.dumps({"error": message}))
+        else:
+            print(f"maamut track: {message}", file=sys.stderr)
+        return code
+
+    try:
+        variants = engine.Variants.from_json(json.loads(args.variants))
+    except (ValueError, TypeError) as exc:
+        return fail(f"--variants: {exc}")
+    if args.stable_frames < 1:
+        return fail("--stable-frames must be at least 1")
+    calibration = None
+    if args.calibration:
+        try:
+            calibration = Calibration.load(args.calibration)
+        except CalibrationError as exc:
+            return fail(str(exc))
+    try:
+        source = open_source(args.source, fps=args.fps)
+    except SourceError as exc:
+        return fail(str(exc))
+    run = TrackRun(args.players, variants, calibration, args.stable_frames, args.pass_at)
+    try:
+        with source:
+            for timestamp, frame in source:
+                run.feed(timestamp, frame)
+    except SourceError as exc:
+        run.tracker.reports.append({"type": "source_error", "time": None, "cells": [], "message": str(exc)})
+    except KeyboardInterrupt:
+        pass  # a live camera is stopped with Ctrl-C: print what was tracked
+    run.finish()
+    result = run.result()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        _print_human(result)
+    return 0
+
+
+def _print_human(result: dict) -> None:
+    for placement in result["placements"]:
+        print(f"placed  {placement['hunter']} on {placement['cell']}")
+    for entry in result["actions"]:
+        action = engine.action_from_json(entry["action"])
+        choices = engine.choices_from_json(entry["choices"])
+        print(f"{entry['time']:8.2f}s  {turn_to_text(action, choices)}")
+    for report in result["reports"]:
+        where = f" [{', '.join(report['cells'])}]" if report["cells"] else ""
+        print(f"report  {report['type']}: {report['message']}{where}")
+    if result["winner"]:
+        print(f"winner  {result['winner']}")

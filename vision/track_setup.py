@@ -1,0 +1,141 @@
+"""Learning the set's colours from the start of a live game, as the players set up.
+
+``maamut track`` receives frames that start with the setup itself: the empty board with
+the mammoth on the cross, then each hunter put down in seating order. The
+:class:`SetupLearner` picks out those setup boards and calibrates from them, so nobody
+has to run ``maamut calibrate`` first:
+
+1. every frame is learnt from (``calibration.learn``) on its own; the empty board is
+   accepted once ``required`` frames in a row teach the same layout and read back
+   clean (nothing unknown, the mammoth on the cross, no other token);
+2. with what is learnt so far, a newly placed hunter is a token of unknown colour:
+   usually the reader marks its cell unreadable, but a colour close to a known one may
+   pass unnoticed. So whenever the board settles again (every known token in place, at
+   most two unreadable cells, the same reading for ``required`` frames) the frame is
+   tried once: learning again with it must find a new hunter (``c<i>``) that then
+   reads back cleanly, else nothing is learnt;
+3. a hand over the board makes many cells unreadable and moves, so it never passes.
+
+The learner never raises on a bad frame: it waits for the next one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.hexgrid import CENTRE
+
+from .calibration import Calibration, CalibrationError, learn
+from .observation import Observation
+from .reader import BoardReader
+
+#: A board with more unreadable cells than this is a hand, not a new hunter.
+MAX_NEW_TOKEN_CELLS = 2
+
+
+class SetupLearner:
+    """Feeds on frames until the empty board and ``n_hunters`` placements are learnt."""
+
+    def __init__(self, n_hunters: int, required: int = 5):
+        if not 1 <= n_hunters <= 4:
+            raise ValueError("between 1 and 4 hunters are learnt at setup")
+        self.n_hunters = n_hunters
+        self.required = required
+        self.frames: list[np.ndarray] = []  # accepted setup frames: empty board, then one per hunter
+        self.calibration: Calibration | None = None
+        self._reader: BoardReader | None = None
+        self._candidate: tuple[np.ndarray, Calibration] | None = None
+        self._run_key = None
+        self._run = 0
+        self._tried_keys: set = set()
+
+    @property
+    def done(self) -> bool:
+        return len(self.frames) == self.n_hunters + 1
+
+    @property
+    def hunters_learnt(self) -> int:
+        return max(0, len(self.frames) - 1)
+
+    def feed(self, frame: np.ndarray, timestamp: float) -> bool:
+        """Look at one frame; True when it completed a setup step."""
+        if self.done or not isinstance(frame, np.ndarray) or frame.ndim != 3:
+            return False
+        if not self.frames:
+            return self._feed_empty_board(frame, timestamp)
+        return self._feed_placement(frame, timestamp)
+
+    # -- step 1: the empty board --------------------------------------------------------
+    def _feed_empty_board(self, frame, timestamp) -> bool:
+        try:
+            calibration = learn([frame])
+        except CalibrationError:
+            self._candidate, self._run = None, 0
+            return False
+        observation = BoardReader(calibration, lock_tiles=True).read(frame, timestamp)
+        if not _clean_empty_board(observation):
+            self._candidate, self._run = None, 0
+            return False
+        # Frames learnt one by one must agree on the layout: a hand moving over the
+        # board changes what each frame would teach, the bare board does not.
+        if self._candidate is None or self._candidate[1].tiles != calibration.tiles:
+            self._run = 0
+        self._candidate = (frame, calibration)
+        self._run += 1
+        if self._run < self.required:
+            return False
+        self._accept(frame, calibration)
+        return True
+
+    # -- step 2: each hunter ----------------------------------------------------------------
+    def _feed_placement(self, frame, timestamp) -> bool:
+        observation = self._reader.read(frame, timestamp)
+        key = _placement_key(observation, self.calibration)
+        if key is None:
+            # A hand or a moving token: whatever settles next is worth a new look.
+            self._run_key, self._run = None, 0
+            self._tried_keys.clear()
+            return False
+        if key != self._run_key:
+            self._run_key, self._run = key, 0
+        self._run += 1
+        if self._run < self.required or key in self._tried_keys:
+            return False
+        # Learning is tried once per settled board: a new colour close to a known one
+        # may not show as unreadable, so a board that settled after a hand is tried too.
+        self._tried_keys.add(key)
+        try:
+            calibration = learn(self.frames + [frame])
+        except CalibrationError:
+            return False
+        check = BoardReader(calibration, lock_tiles=True).read(frame, timestamp)
+        if check.occluded or len(check.hunters) != len(self.frames):
+            return False  # the new colour does not read back cleanly: not a hunter
+        self._accept(frame, calibration)
+        return True
+
+    def _accept(self, frame, calibration: Calibration) -> None:
+        self.frames.append(frame)
+        self.calibration = calibration
+        self._reader = BoardReader(calibration, lock_tiles=True)
+        self._candidate = None
+        self._run_key, self._run = None, 0
+        # The board just learnt is not a new placement: wait for it to change first.
+        self._tried_keys = {_placement_key(self._reader.read(frame, 0.0), calibration)}
+
+
+def _clean_empty_board(observation: Observation) -> bool:
+    return (observation.board_found and not observation.occluded and observation.mammoth == CENTRE
+            and not observation.hunters and not observation.traps)
+
+
+def _placement_key(observation: Observation, calibration: Calibration):
+    """What a board with one new, still unknown token looks like; None for anything else."""
+    if not observation.board_found or observation.mammoth != CENTRE or observation.traps:
+        return None
+    if set(observation.hunters) != set(calibration.hunters):
+        return None  # a known hunter is hidden or moved: a hand is still at work
+    unknown = observation.occluded_cells
+    if len(unknown) > MAX_NEW_TOKEN_CELLS:
+        return None
+    return (unknown, tuple(sorted(observation.hunters.items())))
