@@ -60,6 +60,9 @@ def register_bench(bench_subparsers) -> None:
     p.add_argument("--occlusion-sequences", type=int, default=None,
                    help="hand-over-the-board sequences for false_commits (default: one per 2 scenes)")
     p.add_argument("--seed", type=int, default=1_000_000, help="first seed (tests use seeds below 100000)")
+    p.add_argument("--games", type=int, default=0,
+                   help="also render whole games frame by frame and track them (about a minute each)")
+    p.add_argument("--game-turns", type=int, default=12, help="turns per rendered game")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=run_bench)
 
@@ -172,6 +175,13 @@ def run_bench(args) -> int:
     from .render_bench import run_vision_bench
     sequences = args.scenes // 2 if args.occlusion_sequences is None else args.occlusion_sequences
     result = run_vision_bench(args.scenes, args.seed, sequences)
+    if args.games:
+        from .tracker_bench import run as track_games
+
+        games = track_games(args.games, seed=args.seed, rendered=True, max_turns=args.game_turns)
+        result["games_tracked_exactly"] = games["tracked_exactly_ratio"]
+        result["games"] = games["games"]
+        result["false_commits"] += games["false_commits"]
     if args.json:
         print(json.dumps(result, indent=1))
     else:
