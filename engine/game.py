@@ -34,6 +34,10 @@ from .variants import Variants
 RECORD_FORMAT = "maamut-record/1"
 
 
+def _line(entry: dict) -> str:
+    return json.dumps(entry, ensure_ascii=False)
+
+
 class RecordError(ValueError):
     """A game record that cannot be replayed; the message names the line."""
 
@@ -70,7 +74,8 @@ class Game:
         self._header = {"record": RECORD_FORMAT, "players": list(players), "seed": seed,
                         "variants": variants.changed(), **({} if deal else {"deal": False}),
                         "tiles": {CELL_NAMES[i]: t.value for i, t in enumerate(tiles)}}
-        self._lines: list[str] = [json.dumps(self._header, ensure_ascii=False)]
+        # record entries as dicts; written as JSON only when someone reads or journals them
+        self._log: list[dict] = [self._header]
         self._entries: list[dict] = []
         self._restart()
 
@@ -82,7 +87,7 @@ class Game:
             seed = secrets.randbelow(2**31)
         game = cls(players, seed, variants, tiles, on_record, deal)
         if on_record:
-            on_record(game._lines[0])
+            on_record(_line(game._header))
         return game
 
     def _restart(self):
@@ -177,10 +182,9 @@ class Game:
     # -- record ------------------------------------------------------------------
     def _append(self, entry: dict):
         self._entries.append(entry)
-        line = json.dumps(entry, ensure_ascii=False)
-        self._lines.append(line)
+        self._log.append(entry)
         if self.on_record:
-            self.on_record(line)
+            self.on_record(_line(entry))
 
     def undo(self) -> bool:
         """Take back the last placement or turn; False when there is nothing to undo."""
@@ -189,10 +193,9 @@ class Game:
         entries = self._entries[:-1]
         self._rebuild(entries)
         self._entries = entries
-        line = json.dumps({"undo": True})
-        self._lines.append(line)
+        self._log.append({"undo": True})
         if self.on_record:
-            self.on_record(line)
+            self.on_record(_line({"undo": True}))
         return True
 
     def _rebuild(self, entries):
@@ -208,9 +211,13 @@ class Game:
             if outcome.needs is not None:
                 raise RecordError("a recorded turn lacks the flee choice for " + outcome.needs.hunter)
 
-    def record_lines(self) -> list[str]:
+    def record_length(self) -> int:
+        """How many lines the record has (header included)."""
+        return len(self._log)
+
+    def record_lines(self, start: int = 0) -> list[str]:
         """The append-only JSON-lines record: a header, then placements, turns and undos."""
-        return list(self._lines)
+        return [_line(entry) for entry in self._log[start:]]
 
     @classmethod
     def replay(cls, lines: Iterable[str], on_record=None) -> "Game":
@@ -245,7 +252,7 @@ class Game:
                     continue
                 game._apply_entry(entry)
                 game._entries.append(entry)
-                game._lines.append(json.dumps(entry, ensure_ascii=False))
+                game._log.append(entry)
             except RecordError:
                 raise
             except Exception as exc:  # any broken entry is reported with its line number

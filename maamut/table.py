@@ -53,7 +53,7 @@ class TableGame(LiveGame):
             game.on_record = None  # publish() journals every new line, exactly once
             table.game = game
             table._journaled_game = game
-            table._journaled_lines = len(game.record_lines())
+            table._journaled_lines = game.record_length()
             table._seen_history = len(game.history)
             table.publish()
         return table
@@ -63,16 +63,15 @@ class TableGame(LiveGame):
         if game is None:
             return
         with self._journal_lock:
-            lines = game.record_lines()
             if game is not self._journaled_game:
                 if self._journaled_game is not None or self.journal.lines():
                     self.journal.archive()
                 self._journaled_game = game
                 self._journaled_lines = 0
                 self._seen_history = 0
-            for line in lines[self._journaled_lines:]:
+            for line in game.record_lines(self._journaled_lines):
                 self.journal.append(line)
-            self._journaled_lines = len(lines)
+            self._journaled_lines = game.record_length()
 
     def publish(self) -> int:
         with self._lock:
