@@ -149,7 +149,9 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
     me = names.index(pos.to_move)
     winner = None
     turns = 0
-    proven_at = -1
+    proven_at = mammoth
+    safe_from_start = survives(mammoth)
+    after = [(seat + 1) % n for seat in range(n)]
 
     while winner is None and turns < max_turns:
         cell = at[me]
@@ -190,17 +192,16 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
             discarded.append(k)
             if not pile and immediate:
                 refill()
-            d = x
-            path = RAYS[cell][d][:k]
+            path = RAYS[cell][x][:k]
             occ[cell] -= 1
             stop = path[-1]
-            for step, c in enumerate(path):
-                if c != mammoth:
-                    continue
-                # the mover stands on the mammoth's cell while it flees
+            if mammoth in path:
+                # the mover stands on the mammoth's cell while it flees; under the
+                # defaults he cannot meet it again on the rest of his walk
+                c = mammoth
                 occ[c] += 1
                 at[me] = c
-                mammoth, result = table.flight(c, d, k, me, choice)
+                mammoth, result = table.flight(c, x, k, me, choice)
                 if result == -1:
                     stop = -1
                 else:
@@ -208,7 +209,14 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
                     if result >= 0:
                         winner = names[result]
                         stop = c
-                break  # under the defaults the mover cannot meet the mammoth again
+                if winner is None:
+                    if table.alive == 0:
+                        winner = MAMMOTH
+                    elif mammoth != proven_at:
+                        # the proof depends on the mammoth's cell only: ask again when it moved
+                        proven_at = mammoth
+                        if survives(mammoth):
+                            winner = MAMMOTH
             if stop >= 0:
                 at[me] = stop
                 occ[stop] += 1
@@ -234,19 +242,12 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
                 if not pile and immediate and discarded:
                     refill()
         turns += 1
-        if winner is None:
-            if table.alive == 0:
-                winner = MAMMOTH
-            elif mammoth != proven_at:
-                # the proof depends on the mammoth's cell only: ask again when it moved
-                proven_at = mammoth
-                if survives(mammoth):
-                    winner = MAMMOTH
-        for step in range(1, n + 1):
-            j = (me + step) % n
-            if at[j] >= 0:
-                me = j
-                break
+        if safe_from_start and winner is None:
+            winner = MAMMOTH  # the referee's proof ends the game after the first action
+        j = after[me]
+        while at[j] < 0 and j != me:
+            j = after[j]
+        me = j
 
     return PlayoutResult(
         winner, turns, mammoth,
