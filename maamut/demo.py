@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from engine import Pass
+from engine import Pass, action_to_json, choices_to_json
 from engine.game import Game
-from engine.hexgrid import parse_cell
+from engine.hexgrid import cell_name, parse_cell
 from engine.notation import tiles_to_text
 from vision.render import Kit, Scene, random_hand, render_frame
 from vision.track_commands import TrackRun
-from vision.tracker_bench import Snapshot, _transition
+from vision.tracker_bench import Snapshot, table_transition
 
 from .bots import Bot
 
@@ -40,6 +40,10 @@ class DemoStats:
         self.errors += 1
         if len(self.messages) < 20:  # keep memory flat over hours
             self.messages.append(message)
+
+
+class OutOfStep(Exception):
+    """The table no longer shows the game the bots play (already counted as an error)."""
 
 
 class RenderedTable:
@@ -103,6 +107,69 @@ class TrackerBridge:
                                      for r in fresh for c in r.get("cells", [])])
 
 
+class DirectDriver:
+    """The bots' moves go straight to the table game (no camera path)."""
+
+    def __init__(self, demo, truth: Game, players: list[dict]):
+        self.table = demo.companion.table
+        self.table.new_game(players, tiles=tiles_to_text(truth.tiles))
+
+    def placed(self, player: str, cell: int) -> None:
+        self.table.place_hunter(player, cell_name(cell))
+
+    def played(self, action, choices, outcome) -> None:
+        self.table.play(action_to_json(action), choices_to_json(choices))
+
+
+class CameraDriver:
+    """The bots' moves are drawn as camera frames and read back by the reader and tracker.
+
+    People move one token at a time, the mover first (``table_transition``); every board
+    is seen through a hand reaching in and out, as a real camera would see it.
+    """
+
+    def __init__(self, demo, truth: Game, players: list[dict]):
+        self.demo = demo
+        self.truth = truth
+        self.labels = {p["id"]: f"c{i}" for i, p in enumerate(players)}
+        self.camera = RenderedTable(truth.tiles, demo.rng.randrange(2**31))
+        self.run = TrackRun([p["id"] for p in players], variants=truth.variants, required=3)
+        self.bridge = TrackerBridge(demo.companion.table, self.run, players)
+        self.clock = 0.0
+        self.board = Snapshot(truth.position.mammoth)
+        self.show([self.board], hand=False)  # the empty board: the set is learnt from it
+
+    def show(self, boards, hand: bool = True) -> None:
+        for snapshot in boards:
+            for frame in self.camera.frames(snapshot.mammoth, dict(snapshot.hunters), dict(snapshot.traps), hand):
+                self.run.feed(self.clock, frame)
+                self.clock += 1 / 30
+                self.demo.stats.frames += 1
+            hand = True
+            self.demo.companion.show_camera(frame, self.run.tracker.last_observation)
+        self.bridge.sync()
+
+    def placed(self, player: str, cell: int) -> None:
+        self.board = Snapshot.of(self.truth.position, self.labels)
+        self.show([self.board])
+
+    def played(self, action, choices, outcome) -> None:
+        if isinstance(action, Pass):
+            self.run.press_pass(self.clock)  # the done button: a pass leaves the board as it is
+            self.bridge.sync()
+            return
+        after = Snapshot.of(self.truth.position, self.labels)
+        moved = next((e for e in outcome.events if e["type"] == "hunter_moved"), None)
+        via = parse_cell(moved["to"]) if moved else None
+        self.show(table_transition(self.board, after, self.labels[action.hunter], via))
+        self.board = after
+
+    def describe(self) -> str:
+        tracker = self.run.tracker
+        return (f" (tracker {tracker.phase}, waiting for {tracker.waiting_for()}, "
+                f"last report {tracker.reports[-1] if tracker.reports else None})")
+
+
 class Demo:
     """Plays games forever (or ``max_games``), with an attract animation in between."""
 
@@ -118,7 +185,6 @@ class Demo:
         self.max_turns = max_turns
         self.stop = stop or threading.Event()
         self.stats = DemoStats()
-        self._run = None
 
     def _sleep(self, seconds: float) -> None:
         if seconds > 0:
@@ -128,6 +194,8 @@ class Demo:
         while not self.stop.is_set() and (self.max_games is None or self.stats.games < self.max_games):
             try:
                 self.play_one_game()
+            except OutOfStep:
+                pass  # counted where it was seen; the next game starts afresh
             except Exception as exc:  # the stand keeps running; the error is counted and shown
                 self.stats.error(f"game {self.stats.games + 1}: {type(exc).__name__}: {exc}")
             self.stats.games += 1
@@ -143,94 +211,35 @@ class Demo:
         players = [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour")} for p in cfg_players]
         truth = Game.new(ids, seed=self.rng.randrange(2**31), variants=self.companion.cfg.variants())
         bot = Bot(random.Random(self.rng.randrange(2**31)))
-        table = self.companion.table
-        labels = {p: f"c{i}" for i, p in enumerate(ids)}
-        if self.vision:
-            camera = RenderedTable(truth.tiles, self.rng.randrange(2**31))
-            run = self._run = TrackRun(ids, variants=truth.variants, required=3)
-            bridge = TrackerBridge(table, run, players)
-            clock = [0.0]
-            board = [Snapshot(truth.position.mammoth)]
-
-            def show(hand=True, mover=None, outcome=None):
-                after = Snapshot.of(truth.position, labels)
-                if mover is None:
-                    boards = [after]
-                else:
-                    # people move the tokens one at a time, the mover first
-                    moved = next((e for e in outcome.events if e["type"] == "hunter_moved"), None)
-                    via = parse_cell(moved["to"]) if moved else None
-                    boards = _transition(board[0], after, labels[mover], via)
-                for snapshot in boards:
-                    for frame in camera.frames(snapshot.mammoth, dict(snapshot.hunters), dict(snapshot.traps), hand):
-                        run.feed(clock[0], frame)
-                        clock[0] += 1 / 30
-                        self.stats.frames += 1
-                    hand = True
-                    self.companion.show_camera(frame, run.tracker.last_observation)
-                board[0] = after
-                bridge.sync()
-        else:
-            table.new_game(players, tiles=tiles_to_text(truth.tiles))
-
-            def show(hand=True, mover=None, outcome=None):
-                pass
-
-        show(hand=False)  # the empty board, mammoth on the cross: the set is learnt from it
+        driver = (CameraDriver if self.vision else DirectDriver)(self, truth, players)
         for player in ids:
             cell = bot.choose_start(truth)
             truth.place_hunter(player, cell)
-            if not self.vision:
-                table.place_hunter(player, _cell(cell))
-            show()
+            driver.placed(player, cell)
             self._sleep(self.turn_s / 2)
         while not truth.is_over and truth.turns_played() < self.max_turns and not self.stop.is_set():
             action, choices = bot.choose_turn(truth)
             outcome = truth.play(action, choices)
-            if self.vision:
-                if isinstance(action, Pass):
-                    run.press_pass(clock[0])
-                    bridge.sync()
-                else:
-                    show(mover=action.hunter, outcome=outcome)
-            else:
-                table.play(_json(action), [{"hunter": h, "to": _cell(c)} for h, c in choices])
+            driver.played(action, choices, outcome)
             self.stats.turns += 1
-            self._check(truth)
+            self._check(truth, driver)
             self._sleep(self.turn_s)
         if truth.winner:
-            self.stats.winners[truth.winner if truth.winner == "mammoth" else "hunter"] = \
-                self.stats.winners.get(truth.winner if truth.winner == "mammoth" else "hunter", 0) + 1
+            side = "mammoth" if truth.winner == "mammoth" else "hunters"
+            self.stats.winners[side] = self.stats.winners.get(side, 0) + 1
 
-    def _check(self, truth: Game) -> None:
+    def _check(self, truth: Game, driver) -> None:
         table_game = self.companion.table.game
         if table_game is None:
             self.stats.error("the table has no game although the bots are playing")
-            return
+            raise OutOfStep()
         seen, real = table_game.position, truth.position
         if (seen.mammoth, seen.hunters, seen.traps, seen.eliminated) != (real.mammoth, real.hunters, real.traps,
                                                                           real.eliminated):
-            detail = ""
-            if self.vision and self._run is not None:
-                tracker = self._run.tracker
-                detail = f" (tracker {tracker.phase}, waiting for {tracker.waiting_for()}, " \
-                         f"last report {tracker.reports[-1] if tracker.reports else None}, " \
-                         f"played {truth.history[-1]['events']}, seen {tracker.last_observation})"
+            detail = driver.describe() if hasattr(driver, "describe") else ""
             self.stats.error(f"turn {truth.turns_played()}: the table shows a different board than was played{detail}")
-            # Resynchronise so one misread does not spoil the rest of the stand's game.
-            raise RuntimeError("table out of step with the played game")
+            # Start a new game so that one misread does not spoil the rest of the stand's day.
+            raise OutOfStep()
 
 
-def _json(action):
-    from engine import action_to_json
-
-    return action_to_json(action)
-
-
-def _cell(cell: int) -> str:
-    from engine.hexgrid import cell_name
-
-    return cell_name(cell)
-
-
-__all__ = ["Demo", "DemoStats", "RenderedTable", "TrackerBridge"]
+__all__ = ["Demo", "DemoStats", "RenderedTable", "TrackerBridge", "CameraDriver", "DirectDriver"]

@@ -89,7 +89,7 @@ class GameScript:
     winner: str | None = None
 
 
-def _transition(before: Snapshot, after: Snapshot, mover_label: str | None, via: int | None,
+def table_transition(before: Snapshot, after: Snapshot, mover_label: str | None, via: int | None,
                 lift: bool = False) -> list[Snapshot]:
     """The boards seen while people move the tokens one at a time, mover first."""
     boards, current = [], before
@@ -189,7 +189,7 @@ def script_game(seed: int, n_players: int | None = None, max_turns: int = 30) ->
         if fled and moved and rng.random() < 0.4:
             via = board.mammoth  # the player first stands his hunter on the mammoth's cell
         lift = isinstance(action, engine.Move) and rng.random() < 0.15
-        for snapshot in _transition(board, after, labels[action.hunter], via, lift):
+        for snapshot in table_transition(board, after, labels[action.hunter], via, lift):
             script.steps.append(Step("board", snapshot))
         board = after
     script.winner = game.winner
