@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import threading
 
 from .config import DEFAULT_TEXT, ConfigError, load_config
+
+
+def _stop_on_sigterm(stop: threading.Event) -> None:
+    """systemd stops services with SIGTERM: finish cleanly (the journal is already safe)."""
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
 
 
 def _load(args):
@@ -31,6 +37,7 @@ def cmd_serve(args) -> int:
 
     companion = Companion(cfg)
     stop = threading.Event()
+    _stop_on_sigterm(stop)
     companion.start_web()
     camera = CameraLoop.start(companion, stop)
     if camera is None:
@@ -61,6 +68,7 @@ def cmd_demo(args) -> int:
     say("demo: bots play; every move is rendered as camera frames and read back by the real tracker"
         if not args.no_vision else "demo: bots play (camera path off)")
     stop = threading.Event()
+    _stop_on_sigterm(stop)
     demo = Demo(companion, seed=args.seed, turn_s=args.turn_seconds, attract_s=args.attract_seconds,
                 vision=not args.no_vision, max_games=args.games, stop=stop)
     try:
