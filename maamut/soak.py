@@ -54,6 +54,9 @@ def run_soak(games: int = 200, vision_every: int = 10, seed: int = 7) -> dict:
         "rss_start_mb": round(rss_start / 2**20, 1),
         "rss_end_mb": round(process.memory_info().rss / 2**20, 1),
         "rss_max_mb": round(max(rss_samples or [rss_start]) / 2**20, 1),
+        # the first camera game loads OpenCV's and scipy's code and buffers once; flat
+        # memory means no growth after that
+        "rss_after_first_10_games_mb": round(rss_samples[0] / 2**20, 1) if rss_samples else None,
         "journals_archived": len([f for f in os.listdir(folder) if f.endswith(".jsonl")]) - 1,
         "first_errors": messages[:5],
     }
