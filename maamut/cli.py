@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 #: Modules that contribute subcommands, in the order they appear in ``--help``.
@@ -48,6 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # OpenCV's own probing messages (no camera at /dev/video0...) would drown ours
+    os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
