@@ -108,6 +108,20 @@ class FirmwareClient:
             if time.monotonic() >= deadline():
                 return
 
+    def _unsolicited(self, reply: int, reply_seq: int, payload: bytes, limit: list) -> str | None:
+        """Handle what the board says on its own: a HELLO after a reboot, or a NAK for a
+        damaged frame (maybe ours, maybe older noise: if ours, no reply follows, so the
+        wait is cut short). Returns what it was, or ``None`` for a reply to a command."""
+        if reply == p.HELLO:
+            self.rebooted = True
+            self.info = p.parse_info(payload)
+            return "reboot"
+        if reply == p.NAK and reply_seq == 0:
+            self.naks += 1
+            limit[0] = min(limit[0], time.monotonic() + self.nak_grace)
+            return "damaged frame"
+        return None
+
     def request(self, kind: int, payload: bytes = b"") -> tuple[int, bytes]:
         """Send one command; return ``(reply type, payload)``. Raises :class:`LinkError`."""
         last_problem = "no reply"
@@ -119,15 +133,10 @@ class FirmwareClient:
             self.port.write(b"\x00" + p.encode_frame(kind, seq, payload))
             limit = [time.monotonic() + self.timeout]
             for reply, reply_seq, reply_payload in self._read_frames(lambda: limit[0]):
-                if reply == p.HELLO:
-                    self.rebooted = True
-                    self.info = p.parse_info(reply_payload)
-                elif reply == p.NAK and reply_seq == 0:
-                    # "A frame was damaged": maybe ours, maybe older noise.  If
-                    # ours, no reply follows; wait briefly, then send again.
-                    self.naks += 1
-                    last_problem = "damaged frame"
-                    limit[0] = min(limit[0], time.monotonic() + self.nak_grace)
+                unsolicited = self._unsolicited(reply, reply_seq, reply_payload, limit)
+                if unsolicited:
+                    if unsolicited == "damaged frame":
+                        last_problem = unsolicited
                 elif reply_seq != seq or reply not in (expected, p.NAK):
                     continue  # a late reply to an earlier attempt or an earlier client
                 elif reply == p.NAK:
@@ -166,13 +175,9 @@ class FirmwareClient:
         replies: dict = {}
         limit = [time.monotonic() + self.timeout]
         for reply, reply_seq, reply_payload in self._read_frames(lambda: limit[0]):
-            if reply == p.HELLO:
-                self.rebooted = True
-                self.info = p.parse_info(reply_payload)
-            elif reply == p.NAK and reply_seq == 0:
-                self.naks += 1
-                limit[0] = min(limit[0], time.monotonic() + self.nak_grace)
-            elif (reply_seq in seqs and reply_seq not in replies
+            if self._unsolicited(reply, reply_seq, reply_payload, limit):
+                continue
+            if (reply_seq in seqs and reply_seq not in replies
                   and reply in (EXPECTED_REPLY.get(commands[seqs.index(reply_seq)][0], p.ACK),
                                 p.NAK)):
                 if reply == p.NAK:

@@ -85,11 +85,16 @@ class TrackerBridge:
         self.run = run
         self.players = players
         self.started = False
+        #: False while the table plays a game the camera did not see start (it is then
+        #: played on the page); the tracker's commits are not carried over.
+        self.following = True
         self.placements = 0
         self.actions = 0
         self.reports = 0
 
     def sync(self) -> None:
+        if not self.following:
+            return
         tracker = self.run.tracker
         if not self.started and tracker.tiles is not None:
             self.table.new_game(self.players, tiles=tiles_to_text(tracker.tiles))

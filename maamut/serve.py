@@ -52,9 +52,9 @@ class CameraLoop(threading.Thread):
             self.bridge.started = True
             self.bridge.placements = len(self.run_.tracker.placements)
         elif game is not None:
-            say("the game in progress continues on the page; the camera follows again from the next new game")
-            self.bridge.started = True
-            self.bridge.placements = self.bridge.actions = 10**9
+            say("no camera calibration for the game in progress: finish it on the page, "
+                "then restart the companion to play with the camera")
+            self.bridge.following = False
         self._last_view = 0.0
 
     @classmethod
