@@ -28,13 +28,18 @@ def to_lab(rgb) -> np.ndarray:
     return cv2.cvtColor(arr.reshape(-1, 1, 3), cv2.COLOR_RGB2Lab).reshape(shape)
 
 
-def lab_distance(a, b) -> np.ndarray:
+#: For dark colours (a hunter's outline) lightness is the dependable part: at low
+#: lightness a little blur with a bright neighbour swings a* and b* a long way.
+DARK_LAB_WEIGHTS = np.array([1.0, 0.35, 0.35], np.float32)
+
+
+def lab_distance(a, b, weights=LAB_WEIGHTS) -> np.ndarray:
     """Weighted Lab distance, broadcasting over leading axes.
 
     >>> float(lab_distance(to_lab([1, 1, 1]), to_lab([1, 1, 1])))
     0.0
     """
-    diff = (np.asarray(a, np.float32) - np.asarray(b, np.float32)) * LAB_WEIGHTS
+    diff = (np.asarray(a, np.float32) - np.asarray(b, np.float32)) * weights
     return np.sqrt(np.einsum("...k,...k->...", diff, diff))
 
 

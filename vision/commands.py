@@ -63,6 +63,8 @@ def register_bench(bench_subparsers) -> None:
     p.add_argument("--games", type=int, default=0,
                    help="also render whole games frame by frame and track them (about a minute each)")
     p.add_argument("--game-turns", type=int, default=12, help="turns per rendered game")
+    p.add_argument("--stacks", type=int, default=50,
+                   help="also read this many scenes where every hunter stands on a trap of his own colour")
     p.add_argument("--json", action="store_true")
     p.set_defaults(handler=run_bench)
 
@@ -175,6 +177,10 @@ def run_bench(args) -> int:
     from .render_bench import run_vision_bench
     sequences = args.scenes // 2 if args.occlusion_sequences is None else args.occlusion_sequences
     result = run_vision_bench(args.scenes, args.seed, sequences)
+    if args.stacks:
+        from .render_bench import run_stack_bench
+        # Their own seed range (scenes + 500 000), away from the scenes' and the tests'.
+        result.update(run_stack_bench(args.stacks, args.seed + 500_000))
     if args.games:
         from .tracker_bench import run as track_games
 

@@ -29,6 +29,9 @@ from engine.hexgrid import NUM_CELLS, pixel_of
 #: ArUco family printed on the kit (small bit count: large cells, robust when blurred).
 ARUCO_DICTIONARY = cv2.aruco.DICT_4X4_50
 MARKER_IDS = (0, 1, 2, 3, 4, 5)
+_SUBPIX_CRITERIA = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.01)
+#: Any 4 of the 6 markers include an opposite pair, so their fit spans the whole board.
+SPANNING_MARKERS = 4
 #: Side of the black marker square, in tile circumradii.
 MARKER_SIZE = 1.3
 #: White quiet zone printed around each marker (detection needs a light border).
@@ -129,10 +132,13 @@ class BoardLocator:
     def detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         """Kit markers seen in a grey image: id -> (4, 2) corners in full-image pixels."""
         found = self._detect_at(gray, self.detect_scale, self._fast)
-        if len(found) < self.min_markers:
-            # Small, blurred or unevenly lit markers can be missed by the fast pass;
-            # retry at full size with all threshold windows before giving up.
-            found = self._detect_at(gray, 1.0, self._thorough)
+        if len(found) < SPANNING_MARKERS:
+            # Small, blurred or unevenly lit markers can be missed by the fast pass, and
+            # a fit from markers bunched on one side drifts on the far side of the board:
+            # look again with all threshold windows, at full size if still too few.
+            found = {**found, **self._detect_at(gray, self.detect_scale, self._thorough)}
+            if len(found) < self.min_markers:
+                found = self._detect_at(gray, 1.0, self._thorough)
         return found
 
     def _detect_at(self, gray: np.ndarray, scale: float, detector) -> dict[int, np.ndarray]:
@@ -146,6 +152,14 @@ class BoardLocator:
             if marker in MARKER_IDS and marker not in found:
                 # Pixel centres: (x + 0.5) / scale - 0.5 maps back to the full image.
                 found[marker] = (quad.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5
+        if found and scale != 1.0:
+            # Corners found at reduced size are only as exact as its pixels: refine them
+            # on the full image (it halves the fit's error on the far side of the board).
+            ids_found = list(found)
+            pts = np.concatenate([found[i] for i in ids_found]).astype(np.float32).reshape(-1, 1, 2)
+            cv2.cornerSubPix(gray, pts, (4, 4), (-1, -1), _SUBPIX_CRITERIA)
+            pts = pts.reshape(-1, 4, 2).astype(np.float64)
+            found = {i: pts[k] for k, i in enumerate(ids_found)}
         return found
 
     def fit(self, found: dict[int, np.ndarray]) -> Geometry | None:
@@ -170,15 +184,32 @@ class BoardLocator:
         return Geometry(h, tuple(ids), err, True)
 
     def locate(self, frame: np.ndarray) -> Geometry | None:
-        """Fresh geometry for this frame, else the last good one (``fresh=False``), else None."""
+        """Fresh geometry for this frame, else the last good one (``fresh=False``), else None.
+
+        When hands leave only a few markers visible and those are where the last,
+        better-supported fit puts them, the board has not moved: that fit is kept
+        (and counts as fresh), since a fit from a few markers on one side is less
+        accurate on the far side.
+        """
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        geometry = self.fit(self.detect(gray))
+        found = self.detect(gray)
+        geometry = self.fit(found)
         if geometry is not None:
+            last = self.last
+            if last is not None and len(geometry.markers) < len(last.markers) and _explains(last, found, geometry.markers):
+                return Geometry(last.homography, geometry.markers, last.error, True)
             self.last = geometry
             return geometry
         if self.last is not None:
             return Geometry(self.last.homography, (), self.last.error, False)
         return None
+
+
+def _explains(geometry: Geometry, found: dict[int, np.ndarray], markers, tolerance: float = 1.5) -> bool:
+    """Whether ``geometry`` puts the ``markers`` seen within ``tolerance`` pixels (RMS)."""
+    board = np.concatenate([marker_corners_board(i) for i in markers])
+    seen = np.concatenate([found[i] for i in markers])
+    return float(np.sqrt(np.mean(np.sum((project(geometry.homography, board) - seen) ** 2, axis=1)))) <= tolerance
 
 
 def mirror_frame(frame: np.ndarray) -> np.ndarray:

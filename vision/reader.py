@@ -1,9 +1,11 @@
 """Reading a frame: tiles and tokens per cell, with confidences and occlusion.
 
-For each cell the reader looks at four rings (see ``geometry.ZONES``): the tile ring,
-never covered by a token, tells the tile and the local light; the core, the rim and the
-trap rings tell the tokens. The kit's tokens are told apart by layout, not by one set
-of colours:
+For each cell the reader looks at rings (see ``geometry.ZONES``) and a dense probe grid:
+the tile ring, never covered by a token, tells the tile and the local light; the core
+and trap rings tell the tokens' colours, and the probe grid tells where the tokens lie
+and whether a hunter's dark outline ("rim") surrounds the core, looked for in every
+direction around the token (:func:`outline_share`). The kit's tokens are told apart by
+layout, not by one set of colours:
 
 ========================  ========  =======  ========
 token(s) on the cell      core      rim      trap
@@ -31,8 +33,8 @@ import numpy as np
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import Calibration, median_zones
-from .colour import TILE_CLASSES, cluster_tiles, gain_of, lab_distance, margin_confidence, to_lab
-from .geometry import CELL_CENTRES, BoardLocator, CellSampler, centroid_offsets, mirror_frame
+from .colour import DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, gain_of, lab_distance, margin_confidence, to_lab
+from .geometry import CELL_CENTRES, ZONE_OFFSETS, BoardLocator, CellSampler, centroid_offsets, mirror_frame
 from .observation import Observation
 
 #: A tile-ring point further than this (weighted ΔE) from its expected tile is foreign.
@@ -44,8 +46,14 @@ WEAK_SHARE = 0.06
 #: A zone whose colour is this far from every candidate is something foreign.
 UNKNOWN_DISTANCE = 30.0
 MAX_TRAPS_PER_COLOUR = 4
-#: Share of rim-ring points that must show the rim colour for a hunter.
-RIM_SHARE = 0.35
+#: Share of the directions around a token in which its dark outline must be seen.
+RIM_SHARE = 0.25
+#: The outline is looked for between these radii around the token (tile circumradii),
+#: in this many directions.
+RIM_BAND = (0.12, 0.48)
+RIM_SECTORS = 12
+#: Half-width of the cross printed on the centre tile: not a calibrated colour.
+CROSS_HALF_WIDTH = 0.12
 #: Share of trap-ring points that must show a player colour for a trap.
 TRAP_SHARE = 0.35
 
@@ -71,6 +79,45 @@ def fit_gain_field(gains: np.ndarray, use: np.ndarray) -> np.ndarray:
         resid = np.abs(logs - fitted).max(axis=1)
         keep = use & (resid < max(0.12, float(np.percentile(resid[use], 80))))
     return np.exp(fitted)
+
+
+def _outline_layout():
+    """Which probe points each cell's outline test uses, per token position (see
+    :func:`outline_share`): returns the probe grid and the centre cell's mask."""
+    probe = ZONE_OFFSETS["probe"]
+    off_cross = (np.abs(probe[:, 0]) > CROSS_HALF_WIDTH) & (np.abs(probe[:, 1]) > CROSS_HALF_WIDTH)
+    return probe, off_cross
+
+
+_PROBE, _OFF_CROSS = _outline_layout()
+
+
+def outline_share(rimness: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """Share of directions around each token in which some probe point looks like the rim.
+
+    ``rimness`` (37, n) is, per probe point, how much nearer it is to the rim colour than
+    to anything else the token could show there; ``centres`` (37, 2) is where the token
+    lies. A hunter's outline is a closed band, so it shows in every direction whatever
+    its shape and wherever it was put down; a sample ring at fixed radii misses a
+    square's sides or an off-centre token. Looking in directions rather than counting
+    points keeps blur (which eats a thin band's points) from hiding it.
+
+    >>> rim = np.full((NUM_CELLS, len(_PROBE)), -1.0)
+    >>> ring = np.abs(np.hypot(*_PROBE.T) - 0.3) < 0.05
+    >>> rim[5, ring] = 1.0
+    >>> share = outline_share(rim, np.zeros((NUM_CELLS, 2)))
+    >>> float(share[5]), float(share[6])
+    (1.0, 0.0)
+    """
+    rel = _PROBE[None, :, :] - centres[:, None, :]
+    radius = np.hypot(rel[..., 0], rel[..., 1])
+    band = (radius >= RIM_BAND[0]) & (radius <= RIM_BAND[1])
+    band[CENTRE] &= _OFF_CROSS
+    sector = ((np.arctan2(rel[..., 1], rel[..., 0]) + np.pi) * (RIM_SECTORS / (2 * np.pi))).astype(int) % RIM_SECTORS
+    onehot = (sector[..., None] == np.arange(RIM_SECTORS)) & band[..., None]          # (37, n, S)
+    looked = onehot.any(axis=1)
+    seen = (onehot & (rimness[..., None] > 0)).any(axis=1)
+    return seen.sum(axis=1) / np.maximum(looked.sum(axis=1), 1)
 
 
 class BoardReader:
@@ -169,10 +216,9 @@ class BoardReader:
         hunter_shift = centroid_offsets(rim_votes, 6)
         few = rim_votes.sum(axis=1) < 6
         hunter_shift[few] = token_shift[few]
-        second, _ = self.sampler.sample(frame, homography, ("core", "rim", "trap"),
-                                        {"core": hunter_shift, "rim": hunter_shift, "trap": token_shift})
+        second, _ = self.sampler.sample(frame, homography, ("core", "trap"),
+                                        {"core": hunter_shift, "trap": token_shift})
         med = median_zones(second)
-        rim_points = second["rim"]
         d_core = lab_distance(to_lab(med["core"])[:, None, :], cands)
         d_trap = lab_distance(to_lab(med["trap"])[:, None, :], cands)
         k_core, k_trap = d_core.argmin(1), d_trap.argmin(1)
@@ -188,22 +234,25 @@ class BoardReader:
         unknown[CENTRE] = False
         occluded |= unknown
         readable = ~occluded
-        # The outline test is done point by point: the rim is thin, and a median over it
-        # blends it with the core and the tile. A point votes "rim" when it is nearer the
-        # rim colour than both the tile and the colour seen in the core (which is what a
-        # trap plate of that colour would show there).
-        rim_pts = to_lab(rim_points)
+        # The outline: a probe point looks like the rim when it is nearer the rim colour
+        # than both the tile and the colour seen in the core (which is also what a trap
+        # plate of that colour shows around a hunter standing on it, so a hunter on his
+        # own trap is told from the trap alone by his outline only). Directions are
+        # taken around the centre of everything on the cell, which for a lone trap is
+        # the plate's centre: no outline can be found on a plain plate.
         core_colour = cands[np.arange(NUM_CELLS), k_core]
-        d_pt_rim = lab_distance(rim_pts, rim_lab[:, None, :])
-        d_pt_other = np.minimum(lab_distance(rim_pts, tile_here), lab_distance(rim_pts, core_colour[:, None, :]))
-        rim_share = (d_pt_rim < d_pt_other).mean(axis=1)
+        outline_refs = np.stack([tile_here[:, 0], core_colour, rim_lab], axis=1)[:, None]       # (37, 1, 3, 3)
+        d_outline = lab_distance(probe[:, :, None, :], outline_refs, DARK_LAB_WEIGHTS)
+        rimness = d_outline[:, :, :2].min(axis=2) - d_outline[:, :, 2]
+        rim_share = outline_share(rimness, token_shift)
         has_rim = rim_share >= RIM_SHARE
 
         def conf_of(d):
             part = np.sort(d, axis=1)
             return margin_confidence(part[:, 0], part[:, 1])
 
-        rim_conf = np.clip(np.abs(rim_share - RIM_SHARE) * 4, 0, 1)
+        # The outline only decides anything where the core shows a hunter's colour.
+        rim_conf = np.where(k_core >= 2, np.clip(np.abs(rim_share - RIM_SHARE) * 3, 0, 1), 1.0)
         trap_share = trap_votes[:, 2:].max(axis=1) if trap_votes.shape[1] > 2 else np.zeros(NUM_CELLS)
         trap_conf = np.clip(np.abs(trap_share - TRAP_SHARE) * 4, 0, 1)
         cell_conf = np.minimum(np.minimum(conf_of(d_core), rim_conf), np.minimum(conf_of(d_trap), trap_conf))

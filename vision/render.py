@@ -94,6 +94,26 @@ def random_scene(rng: np.random.Generator, tiles=None, n_hunters=None, n_traps=N
     return Scene(tiles, mammoth, dict(zip(labels, hunter_cells)), traps)
 
 
+def own_colour_stacks(rng: np.random.Generator, tiles: tuple, n_hunters: int = 4) -> Scene:
+    """The reader's hardest position: every hunter on a trap of his own colour, and as
+    many lone traps of those colours (same colour in the core, told apart only by the
+    hunter's outline).
+
+    >>> from vision.render import random_layout
+    >>> rng = np.random.default_rng(1)
+    >>> scene = own_colour_stacks(rng, random_layout(rng), 2)
+    >>> all(scene.traps[cell] == label for label, cell in scene.hunters.items()), len(scene.traps)
+    (True, 4)
+    """
+    labels = [f"c{i}" for i in range(n_hunters)]
+    grass = [c for c in range(NUM_CELLS) if tiles[c] == "grass"]
+    cells = [int(c) for c in rng.choice(grass, size=2 * n_hunters + 1, replace=False)]
+    mammoth = cells.pop()
+    traps = {cells[i]: label for i, label in enumerate(labels)}
+    traps.update({cells[n_hunters + i]: label for i, label in enumerate(labels)})
+    return Scene(tiles, mammoth, {label: cells[i] for i, label in enumerate(labels)}, traps)
+
+
 def setup_scenes(tiles: tuple, rng: np.random.Generator, n_hunters: int = 4) -> list[Scene]:
     """The calibration sequence: empty board, mammoth on the cross, then one hunter
     added per frame on ring-3 cells that are not rock."""

@@ -20,8 +20,9 @@ import numpy as np
 from .calibration import learn
 from .observation import Observation
 from .reader import BoardReader
-from .render import Kit, Scene, random_hand, random_layout, random_scene, render_frame, setup_scenes
-from .render_palette import random_look
+from .render import Kit, Scene, own_colour_stacks, random_hand, random_layout, random_scene, render_frame, setup_scenes
+from .render_palette import (HELD_OUT_HUNTER_SHAPES, HELD_OUT_TRAP_SHAPES, HUNTER_SHAPES, TRAP_SHAPES,
+                             random_look)
 
 
 def wrong_cells(obs: Observation, scene: Scene) -> list[int]:
@@ -129,3 +130,32 @@ def run_vision_bench(n_scenes: int = 200, seed: int = 1_000_000, n_sequences: in
         "cpu": platform.processor() or platform.machine(),
         "threads": 1,
     }
+
+
+def run_stack_bench(n_scenes: int = 50, seed: int = 1_500_000) -> dict:
+    """Own-colour stacks (:func:`~vision.render.own_colour_stacks`) on new sets, with the
+    held-out outlines too: hunters missed and hunters seen where there is none."""
+    boards_ok = missed = phantoms = stacks = 0
+    failures = []
+    for i in range(n_scenes):
+        rng = np.random.default_rng(seed + i)
+        kit = Kit.random(rng, hunter_shapes=HUNTER_SHAPES + HELD_OUT_HUNTER_SHAPES,
+                         trap_shapes=TRAP_SHAPES + HELD_OUT_TRAP_SHAPES)
+        tiles = random_layout(rng)
+        n_hunters = int(rng.integers(2, 5))
+        calibration = learn([render_frame(s, kit.palette, kit.nudged(rng), rng)[0]
+                             for s in setup_scenes(tiles, rng, n_hunters)])
+        scene = own_colour_stacks(rng, tiles, n_hunters)
+        image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
+        obs = BoardReader(calibration).read(image, timestamp=0.0)
+        stacks += n_hunters
+        missed += sum(obs.hunters.get(label) != cell for label, cell in scene.hunters.items())
+        phantoms += sum(scene.hunters.get(label) != cell for label, cell in obs.hunters.items())
+        bad = wrong_cells(obs, scene)
+        boards_ok += not bad
+        if bad:
+            failures.append(seed + i)
+    return {"stacked_scenes": n_scenes, "stacked_hunters": stacks,
+            "stacked_boards_correct": round(boards_ok / max(n_scenes, 1), 4),
+            "stacked_hunters_missed": missed, "stacked_phantom_hunters": phantoms,
+            "stacked_failed_seeds": failures[:20]}

@@ -6,7 +6,7 @@ import pytest
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 from vision.reader import BoardReader, observation_to_json
-from vision.render import Scene, random_hand, random_scene
+from vision.render import Scene, own_colour_stacks, random_hand, random_scene
 from vision.render_bench import relit, wrong_cells
 
 
@@ -43,6 +43,17 @@ def test_a_hunter_on_a_trap_shows_both_even_of_its_own_colour(rendered_set):
     image, _ = rendered_set.render(scene)
     obs = BoardReader(rendered_set.calibration).read(image, 0.0)
     _check(obs, scene)
+
+
+@pytest.mark.parametrize("seed", [20021, 20022, 20023, 20024, 20035])
+def test_a_hunter_on_his_own_colour_trap_is_told_from_the_trap_alone_by_his_outline(seed):
+    # The core and the plate around him show the same colour: only the dark outline,
+    # whatever its shape and however off-centre, tells the stack from a lone trap.
+    from .conftest import RenderedSet
+    s = RenderedSet(seed, hunter_shapes=("square", "octagon", "pentagon"), trap_shapes=("square", "hexagon", "ring"))
+    scene = own_colour_stacks(s.rng, s.tiles, 4)
+    image, _ = s.render(scene, look=relit(s.kit, s.rng))
+    _check(BoardReader(s.calibration).read(image, 0.0), scene)
 
 
 def test_a_hand_marks_the_board_occluded_and_no_visible_cell_reads_wrong(rendered_set):
