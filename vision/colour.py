@@ -15,6 +15,8 @@ import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from .geometry import CELL_CENTRES
+
 TILE_CLASSES = ("grass", "snow", "rock")
 TILE_QUOTA = (18, 11, 7)
 #: Lightness counts less than colour when comparing: shadows mostly change lightness.
@@ -28,6 +30,8 @@ def to_lab(rgb) -> np.ndarray:
     return cv2.cvtColor(arr.reshape(-1, 1, 3), cv2.COLOR_RGB2Lab).reshape(shape)
 
 
+#: A channel this bright may be clipped (see :func:`is_clipped`).
+CLIPPED_LEVEL = 0.96
 #: For dark colours (a hunter's outline) lightness is the dependable part: at low
 #: lightness a little blur with a bright neighbour swings a* and b* a long way.
 DARK_LAB_WEIGHTS = np.array([1.0, 0.35, 0.35], np.float32)
@@ -41,6 +45,41 @@ def lab_distance(a, b, weights=LAB_WEIGHTS) -> np.ndarray:
     """
     diff = (np.asarray(a, np.float32) - np.asarray(b, np.float32)) * weights
     return np.sqrt(np.einsum("...k,...k->...", diff, diff))
+
+
+def _quadratic_terms(xy: np.ndarray) -> np.ndarray:
+    x, y = xy[:, 0] / 6.0, xy[:, 1] / 6.0
+    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
+
+
+_TERMS = _quadratic_terms(CELL_CENTRES)
+
+
+def is_clipped(rgb: np.ndarray) -> np.ndarray:
+    """Whether each colour (RGB 0..1, last axis) may be clipped by the camera in a channel.
+
+    A white tile under a bright lamp saturates: its gain can no longer be measured, and
+    taking it at face value makes everything on that tile look the wrong colour.
+
+    >>> is_clipped(np.array([[0.99, 0.9, 0.8], [0.8, 0.8, 0.8]])).tolist()
+    [True, False]
+    """
+    return np.asarray(rgb).max(axis=-1) >= CLIPPED_LEVEL
+
+
+def fit_gain_field(gains: np.ndarray, use: np.ndarray) -> np.ndarray:
+    """Smooth per-channel gain over the board (log-quadratic in x, y), robust to outliers."""
+    logs = np.log(np.clip(gains, 0.05, 20))
+    keep = use.copy()
+    fitted = np.repeat(np.median(logs[keep] if keep.any() else logs, axis=0, keepdims=True), len(gains), 0)
+    for _ in range(2):
+        if keep.sum() < 10:
+            break
+        coef, *_ = np.linalg.lstsq(_TERMS[keep], logs[keep], rcond=None)
+        fitted = _TERMS @ coef
+        resid = np.abs(logs - fitted).max(axis=1)
+        keep = use & (resid < max(0.12, float(np.percentile(resid[use], 80))))
+    return np.exp(fitted)
 
 
 def gain_of(measured, reference) -> np.ndarray:

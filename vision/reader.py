@@ -33,7 +33,8 @@ import numpy as np
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import Calibration, median_zones
-from .colour import DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, gain_of, lab_distance, margin_confidence, to_lab
+from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, is_clipped, lab_distance,
+                     margin_confidence, to_lab)
 from .geometry import CELL_CENTRES, ZONE_OFFSETS, BoardLocator, CellSampler, centroid_offsets, mirror_frame
 from .observation import Observation
 
@@ -56,29 +57,6 @@ RIM_SECTORS = 12
 CROSS_HALF_WIDTH = 0.12
 #: Share of trap-ring points that must show a player colour for a trap.
 TRAP_SHARE = 0.35
-
-
-def _quadratic_terms(xy: np.ndarray) -> np.ndarray:
-    x, y = xy[:, 0] / 6.0, xy[:, 1] / 6.0
-    return np.stack([np.ones_like(x), x, y, x * x, x * y, y * y], axis=1)
-
-
-_TERMS = _quadratic_terms(CELL_CENTRES)
-
-
-def fit_gain_field(gains: np.ndarray, use: np.ndarray) -> np.ndarray:
-    """Smooth per-channel gain over the board (log-quadratic in x, y), robust to outliers."""
-    logs = np.log(np.clip(gains, 0.05, 20))
-    keep = use.copy()
-    fitted = np.repeat(np.median(logs[keep] if keep.any() else logs, axis=0, keepdims=True), NUM_CELLS, 0)
-    for _ in range(2):
-        if keep.sum() < 10:
-            break
-        coef, *_ = np.linalg.lstsq(_TERMS[keep], logs[keep], rcond=None)
-        fitted = _TERMS @ coef
-        resid = np.abs(logs - fitted).max(axis=1)
-        keep = use & (resid < max(0.12, float(np.percentile(resid[use], 80))))
-    return np.exp(fitted)
 
 
 def _outline_layout():
@@ -186,9 +164,10 @@ class BoardReader:
         classes, tile_conf, _ = self._read_tiles(tile_lab)
         refs = self._tile_refs[classes]                       # (37, 3) setup colour of each tile
         local_gain = gain_of(tile_med, refs)
+        clipped = is_clipped(tile_med)
         # Occlusion: the tile ring must look like its tile under the smooth board light.
         # (Token colours get no exemption: skin can look like a brown mammoth.)
-        first_guess = fit_gain_field(local_gain, inside)
+        first_guess = fit_gain_field(local_gain, inside & ~clipped)
         expected_lab = to_lab(np.clip(refs * first_guess, 0, 1))
         ring_lab = to_lab(first["tile"])
         foreign = lab_distance(ring_lab, expected_lab[:, None, :]) > FOREIGN_DISTANCE
@@ -201,8 +180,9 @@ class BoardReader:
         near_strong = np.array([any(n is not None and strong[n] for n in NEIGHBOURS[c]) for c in range(NUM_CELLS)])
         occluded = strong | (touched & near_strong)
         # Per-cell light: the cell's own tile ring unless it is covered.
-        field = fit_gain_field(local_gain, ~occluded)
-        gain = np.where(occluded[:, None], field, local_gain)
+        # ... and the smooth field where the ring is covered or clipped by the camera.
+        field = fit_gain_field(local_gain, ~occluded & ~clipped)
+        gain = np.where((occluded | clipped)[:, None], field, local_gain)
         tokens_lab = to_lab(np.clip(self._token_refl[None, :, :] * gain[:, None, :], 0, 1))  # (37, 1+H, 3)
         rim_lab = to_lab(np.clip(self._rim_refl[None, :] * gain, 0, 1))                      # (37, 3)
         tile_here = tile_lab[:, None, :]

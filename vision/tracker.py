@@ -590,8 +590,9 @@ class GameTracker:
     def confirm_pass(self, card: int | None = None) -> dict:
         """The player to move discards and passes (button or web page); returns the action.
 
-        Refused (``TrackerError``) outside play or while a move is on its way; if the
-        board already shows the next player's move, it is matched at once.
+        Refused (``TrackerError``) outside play, while a move is on its way, and while
+        the board shows a change that neither the pass nor a move after it explains; if
+        the board already shows the next player's move, it is matched at once.
         """
         if self.phase != "playing":
             raise TrackerError(f"no pass can be confirmed now: the tracker is in its {self.phase} phase")
@@ -602,13 +603,25 @@ class GameTracker:
             outcome = engine.apply_action(self.position, action, (), self.variants)
         except engine.IllegalAction as exc:
             raise TrackerError(exc.message) from exc
+        reported_before = self._last_reported
         self._commit(Candidate(action, (), outcome, BoardView.of_position(outcome.position), frozenset()),
                      self._last_time)
+        passed = self.actions[-1]
         if self.phase == "playing" and self._last_observation is not None:
             # The board may already show the next player's move (pass pressed late).
+            reports = len(self.reports)
             self._observe_playing(self._view_of(self._last_observation), self._last_time,
                                   frozenset(self._last_observation.occluded_cells))
-        return self.actions[-1]
+            if self._last_reported is not None and self.actions[-1] is passed:
+                # Neither the pass nor a move after it explains the board: the camera
+                # may not have seen this player's own move yet. A pass on top of that
+                # would be a wrong commit, so take it back and ask for the board first.
+                del self.reports[reports:]
+                self.undo()
+                self._last_reported = reported_before
+                raise TrackerError("the board shows a change the game cannot explain yet: "
+                                   "put it right (or let the camera see the move), then confirm the pass")
+        return passed
 
     def undo(self) -> dict | None:
         """Take back the last committed action (a wrong commit, or a pass pressed by mistake).

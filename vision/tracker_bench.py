@@ -29,7 +29,7 @@ from engine.hexgrid import CENTRE, NUM_CELLS, parse_cell
 
 from .observation import Observation
 from .stability import StabilityFilter
-from .tracker import GameTracker
+from .tracker import GameTracker, TrackerError
 
 PLAYER_NAMES = ("Ada", "Bo", "Cy", "Di")
 
@@ -277,7 +277,10 @@ def track(script: GameScript, stream, required: int = 5) -> GameTracker:
     tracker = GameTracker(script.players, stability=StabilityFilter(frames=required))
     for item in stream:
         if isinstance(item, str):
-            tracker.confirm_pass()
+            try:
+                tracker.confirm_pass()
+            except TrackerError:
+                pass  # refused and left as it was: the game then cannot be tracked exactly
         else:
             tracker.feed(item)
     return tracker

@@ -169,6 +169,20 @@ def test_a_pass_is_refused_during_setup_and_in_the_middle_of_a_move(tracker):
         tracker.confirm_pass()
 
 
+def test_a_pass_is_refused_while_the_board_shows_a_change_nothing_explains(tracker):
+    # A's hunter jumped two rows (a misread, or a move the camera never saw settle):
+    # committing B's pass on top of it would record a pass for A that never happened.
+    tracker.observe(board({"red": "-1,-2", "blue": "3,0"}))
+    reports = list(tracker.reports)
+    with pytest.raises(TrackerError, match="cannot explain"):
+        tracker.confirm_pass()
+    assert tracker.actions == [] and tracker.position.to_move == "A"
+    assert tracker.reports == reports  # the unexplained board was already reported once
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))  # put right
+    tracker.confirm_pass()
+    assert [a["action"] for a in tracker.actions] == [{"type": "pass", "hunter": "A"}]
+
+
 def test_the_mammoth_falling_into_a_trap_ends_the_game_for_the_trap_owner(tracker):
     tracker.observe(board({"red": "-2,0", "blue": "3,0"}))
     tracker.observe(board({"red": "-2,0", "blue": "2,0"}))
