@@ -104,3 +104,16 @@ def test_tokens_put_down_off_centre_are_still_read(monkeypatch):
     scene = random_scene(s.rng, tiles=s.tiles, n_hunters=4, n_traps=12)
     image, _ = s.render(scene)
     _check(reader.read(image, 0.0), scene)
+
+
+@pytest.mark.parametrize("seed", [20045, 20055, 20075])
+def test_tokens_on_white_tiles_clipped_by_a_bright_lamp_keep_their_colours(seed):
+    # A lamp switched on saturates the snow tiles: their own rings no longer tell the
+    # light, so the mammoth and hunters on snow are re-lit from the rest of the board.
+    from .conftest import RenderedSet
+    s = RenderedSet(seed)
+    snow = [c for c in range(NUM_CELLS) if s.tiles[c] in ("snow", "cross")]
+    scene = Scene(s.tiles, snow[0], {"c0": snow[1], "c1": snow[2], "c2": snow[3]}, {})
+    lamp = replace(s.kit.nudged(s.rng), gradient=(1.35, 0.1, -0.1), cast=(1.15, 1.0, 0.9))
+    image, _ = s.render(scene, look=lamp)
+    _check(BoardReader(s.calibration).read(image, 0.0), scene)
