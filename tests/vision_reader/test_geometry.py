@@ -34,32 +34,30 @@ def test_cells_are_located_to_a_fiftieth_of_a_tile_under_any_lamp(seed):
     assert error.max() / geometry.pixels_per_unit() < 0.02
 
 
-def test_a_few_markers_left_where_the_last_fit_puts_them_keep_that_better_fit():
-    rng = np.random.default_rng(47)
+def located_then_covered(seed: int, markers):
+    """A board located once, then the same frame with ``markers`` covered by paper."""
+    rng = np.random.default_rng(seed)
     kit = Kit.random(rng)
     image, truth = render_frame(random_scene(rng), kit.palette, kit.look, rng)
     locator = BoardLocator()
     first = locator.locate(image)
-    assert len(first.markers) == 6
     covered = image.copy()
-    for marker in (0, 4, 5):   # an arm over one side of the rim
-        quad = project(truth["homography"], marker_corners_board(marker) * 1.0)
+    for marker in markers:
+        quad = project(truth["homography"], marker_corners_board(marker))
         cv2.fillPoly(covered, [np.round(quad).astype(np.int32)], (200, 180, 160))
+    return locator, first, covered
+
+
+def test_a_few_markers_left_where_the_last_fit_puts_them_keep_that_better_fit():
+    locator, first, covered = located_then_covered(47, (0, 4, 5))   # an arm over one side of the rim
+    assert len(first.markers) == 6
     kept = locator.locate(covered)
     assert kept.fresh and kept.markers == (1, 2, 3)
     assert np.allclose(kept.homography, first.homography)
 
 
 def test_last_good_geometry_is_kept_while_markers_are_covered():
-    rng = np.random.default_rng(35)
-    kit = Kit.random(rng)
-    image, truth = render_frame(random_scene(rng), kit.palette, kit.look, rng)
-    locator = BoardLocator()
-    first = locator.locate(image)
-    covered = image.copy()
-    for marker in range(6):   # a sheet of paper over every marker
-        quad = project(truth["homography"], marker_corners_board(marker) * 1.0)
-        cv2.fillPoly(covered, [np.round(quad).astype(np.int32)], (200, 180, 160))
+    locator, first, covered = located_then_covered(35, range(6))   # a sheet of paper over every marker
     kept = locator.locate(covered)
     assert kept is not None and not kept.fresh
     assert np.allclose(kept.homography, first.homography)
