@@ -56,6 +56,9 @@ class CameraLoop(threading.Thread):
                 "then restart the companion to play with the camera")
             self.bridge.following = False
         self._last_view = 0.0
+        # The button thread confirms passes while this thread feeds frames: one tracker,
+        # one writer at a time.
+        self._tracker_lock = threading.Lock()
 
     @classmethod
     def start(cls, companion, stop: threading.Event):
@@ -95,25 +98,30 @@ class CameraLoop(threading.Thread):
             self.stop.wait(REOPEN_DELAY_S)
 
     def step(self, timestamp: float, frame) -> None:
-        learning = self.run_.reader is None
-        self.run_.feed(timestamp, frame)
-        if learning and self.run_.reader is not None:
-            # keep what the setup taught us: a restart mid-game needs the set's colours
-            try:
-                os.makedirs(os.path.dirname(os.path.abspath(self.calibration_path)), exist_ok=True)
-                self.run_.reader.calibration.save(self.calibration_path)
-                say(f"camera calibration saved to {self.calibration_path}")
-            except OSError as exc:
-                say(f"could not save the camera calibration ({exc.strerror})")
-        self.bridge.sync()
+        with self._tracker_lock:
+            learning = self.run_.reader is None
+            self.run_.feed(timestamp, frame)
+            if learning and self.run_.reader is not None:
+                self._save_calibration()
+            self.bridge.sync()
         now = time.monotonic()
         if now - self._last_view >= CAMERA_VIEW_PERIOD_S:
             self._last_view = now
             self.companion.show_camera(frame, self.run_.tracker.last_observation)
 
+    def _save_calibration(self) -> None:
+        # Before the first placement reaches the journal: a restart mid-game needs the set's colours.
+        try:
+            os.makedirs(os.path.dirname(os.path.abspath(self.calibration_path)), exist_ok=True)
+            self.run_.reader.calibration.save(self.calibration_path)
+            say(f"camera calibration saved to {self.calibration_path}")
+        except OSError as exc:
+            say(f"could not save the camera calibration ({exc.strerror})")
+
     def press_pass(self) -> None:
-        self.run_.press_pass(time.monotonic())
-        self.bridge.sync()
+        with self._tracker_lock:
+            self.run_.press_pass(time.monotonic())
+            self.bridge.sync()
 
 
 class ButtonLoop(threading.Thread):
