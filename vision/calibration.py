@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 
-from .colour import TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, is_clipped, lab_distance, to_lab
+from .colour import TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance, relit_gain, to_lab
 from .geometry import BoardLocator, CellSampler, Geometry, mirror_frame
 
 FORMAT = "maamut-vision-calibration/1"
@@ -144,11 +144,8 @@ def learn(frames: list[np.ndarray]) -> Calibration:
 
     def reflectance(m, zone, cell):
         local = gain_of(m["tile"], refs_cell)
-        clipped = is_clipped(m["tile"])
-        # A clipped white tile hides how the light changed since the first frame: the
-        # smooth field over the other tiles tells it instead.
-        gain = fit_gain_field(local, ~clipped)[cell] if clipped[cell] else local[cell]
-        return m[zone][cell] / gain
+        gain = relit_gain(local, fit_gain_field(local, np.ones(NUM_CELLS, bool)), m["tile"])
+        return m[zone][cell] / gain[cell]
 
     mammoth = reflectance(first, "core", CENTRE) * 0.5 + reflectance(first, "trap", CENTRE) * 0.5
     hunters, rims, taken = {}, [], set()

@@ -30,7 +30,7 @@ def to_lab(rgb) -> np.ndarray:
     return cv2.cvtColor(arr.reshape(-1, 1, 3), cv2.COLOR_RGB2Lab).reshape(shape)
 
 
-#: A channel this bright may be clipped (see :func:`is_clipped`).
+#: A channel this bright may be clipped by the camera (see :func:`relit_gain`).
 CLIPPED_LEVEL = 0.96
 #: For dark colours (a hunter's outline) lightness is the dependable part: at low
 #: lightness a little blur with a bright neighbour swings a* and b* a long way.
@@ -55,16 +55,21 @@ def _quadratic_terms(xy: np.ndarray) -> np.ndarray:
 _TERMS = _quadratic_terms(CELL_CENTRES)
 
 
-def is_clipped(rgb: np.ndarray) -> np.ndarray:
-    """Whether each colour (RGB 0..1, last axis) may be clipped by the camera in a channel.
+def relit_gain(local: np.ndarray, field: np.ndarray, tile_rgb: np.ndarray) -> np.ndarray:
+    """The light on each cell: its tile ring's gain, unless the camera clipped it.
 
-    A white tile under a bright lamp saturates: its gain can no longer be measured, and
-    taking it at face value makes everything on that tile look the wrong colour.
+    A white tile under a bright lamp saturates, and a clipped channel only ever reads
+    too dark: its gain is then at least what the ring says, and the smooth ``field``
+    over the board says how much more. Taking it at face value would make every token
+    on a white tile look the wrong colour.
 
-    >>> is_clipped(np.array([[0.99, 0.9, 0.8], [0.8, 0.8, 0.8]])).tolist()
-    [True, False]
+    >>> local = np.array([[1.0, 1.0, 1.0], [1.1, 1.1, 1.1]])
+    >>> field = np.array([[1.3, 1.3, 0.9], [1.3, 1.3, 1.3]])
+    >>> relit_gain(local, field, np.array([[0.99, 0.99, 0.99], [0.5, 0.5, 0.5]])).tolist()
+    [[1.3, 1.3, 1.0], [1.1, 1.1, 1.1]]
     """
-    return np.asarray(rgb).max(axis=-1) >= CLIPPED_LEVEL
+    clipped = np.asarray(tile_rgb) >= CLIPPED_LEVEL
+    return np.where(clipped, np.maximum(local, field), local)
 
 
 def fit_gain_field(gains: np.ndarray, use: np.ndarray) -> np.ndarray:

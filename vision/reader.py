@@ -33,7 +33,8 @@ import numpy as np
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import Calibration, median_zones
-from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, is_clipped, lab_distance,
+from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance,
+                     relit_gain,
                      margin_confidence, to_lab)
 from .geometry import CELL_CENTRES, ZONE_OFFSETS, BoardLocator, CellSampler, centroid_offsets, mirror_frame
 from .observation import Observation
@@ -164,10 +165,9 @@ class BoardReader:
         classes, tile_conf, _ = self._read_tiles(tile_lab)
         refs = self._tile_refs[classes]                       # (37, 3) setup colour of each tile
         local_gain = gain_of(tile_med, refs)
-        clipped = is_clipped(tile_med)
         # Occlusion: the tile ring must look like its tile under the smooth board light.
         # (Token colours get no exemption: skin can look like a brown mammoth.)
-        first_guess = fit_gain_field(local_gain, inside & ~clipped)
+        first_guess = fit_gain_field(local_gain, inside)
         expected_lab = to_lab(np.clip(refs * first_guess, 0, 1))
         ring_lab = to_lab(first["tile"])
         foreign = lab_distance(ring_lab, expected_lab[:, None, :]) > FOREIGN_DISTANCE
@@ -180,9 +180,8 @@ class BoardReader:
         near_strong = np.array([any(n is not None and strong[n] for n in NEIGHBOURS[c]) for c in range(NUM_CELLS)])
         occluded = strong | (touched & near_strong)
         # Per-cell light: the cell's own tile ring unless it is covered.
-        # ... and the smooth field where the ring is covered or clipped by the camera.
-        field = fit_gain_field(local_gain, ~occluded & ~clipped)
-        gain = np.where((occluded | clipped)[:, None], field, local_gain)
+        field = fit_gain_field(local_gain, ~occluded)
+        gain = np.where(occluded[:, None], field, relit_gain(local_gain, field, tile_med))
         tokens_lab = to_lab(np.clip(self._token_refl[None, :, :] * gain[:, None, :], 0, 1))  # (37, 1+H, 3)
         rim_lab = to_lab(np.clip(self._rim_refl[None, :] * gain, 0, 1))                      # (37, 3)
         tile_here = tile_lab[:, None, :]
