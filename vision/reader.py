@@ -54,6 +54,9 @@ RIM_SHARE = 0.25
 #: in this many directions.
 RIM_BAND = (0.12, 0.48)
 RIM_SECTORS = 12
+#: The farthest a hunter's outline reaches from the cell's centre (its corners, put down
+#: off-centre), in tile circumradii.
+HUNTER_REACH = 0.55
 #: Half-width of the cross printed on the centre tile: not a calibrated colour.
 CROSS_HALF_WIDTH = 0.12
 #: Share of trap-ring points that must show a player colour for a trap.
@@ -69,6 +72,7 @@ def _outline_layout():
 
 
 _PROBE, _OFF_CROSS = _outline_layout()
+_NEAR_MIDDLE = np.hypot(_PROBE[:, 0], _PROBE[:, 1]) <= HUNTER_REACH
 
 
 def outline_share(rimness: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -191,7 +195,9 @@ class BoardReader:
         probe = to_lab(first["probe"])
         d_probe = lab_distance(probe[:, :, None, :], np.concatenate([cands, rim_lab[:, None, :]], axis=1)[:, None])
         token_shift = centroid_offsets(np.clip(d_probe[:, :, 0] - 12, 0, 30), 30 * 6)
-        rim_votes = (d_probe.argmin(axis=2) == cands.shape[1]).astype(np.float32)
+        # Only near the middle: a hunter's outline lies within HUNTER_REACH of the cell's
+        # centre, while dark tile gaps and the board's edge lie further out.
+        rim_votes = ((d_probe.argmin(axis=2) == cands.shape[1]) & _NEAR_MIDDLE).astype(np.float32)
         hunter_shift = centroid_offsets(rim_votes, 6)
         few = rim_votes.sum(axis=1) < 6
         hunter_shift[few] = token_shift[few]
