@@ -195,9 +195,14 @@ class BoardReader:
         probe = to_lab(first["probe"])
         d_probe = lab_distance(probe[:, :, None, :], np.concatenate([cands, rim_lab[:, None, :]], axis=1)[:, None])
         token_shift = centroid_offsets(np.clip(d_probe[:, :, 0] - 12, 0, 30), 30 * 6)
+        # A point of the outline is darker-like-the-rim than like the tile or any hunter
+        # colour (lightness first: blur lightens a thin dark band and tints it). The
+        # mammoth does not compete: a dark mammoth would win the blurred outline's points.
         # Only near the middle: a hunter's outline lies within HUNTER_REACH of the cell's
         # centre, while dark tile gaps and the board's edge lie further out.
-        rim_votes = ((d_probe.argmin(axis=2) == cands.shape[1]) & _NEAR_MIDDLE).astype(np.float32)
+        outline_refs = np.concatenate([tile_here, tokens_lab[:, 1:], rim_lab[:, None, :]], axis=1)[:, None]
+        d_dark = lab_distance(probe[:, :, None, :], outline_refs, DARK_LAB_WEIGHTS)
+        rim_votes = ((d_dark.argmin(axis=2) == d_dark.shape[2] - 1) & _NEAR_MIDDLE).astype(np.float32)
         hunter_shift = centroid_offsets(rim_votes, 6)
         few = rim_votes.sum(axis=1) < 6
         hunter_shift[few] = token_shift[few]

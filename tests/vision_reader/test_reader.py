@@ -117,3 +117,22 @@ def test_tokens_on_white_tiles_clipped_by_a_bright_lamp_keep_their_colours(seed)
     lamp = replace(s.kit.nudged(s.rng), gradient=(1.35, 0.1, -0.1), cast=(1.15, 1.0, 0.9))
     image, _ = s.render(scene, look=lamp)
     _check(BoardReader(s.calibration).read(image, 0.0), scene)
+
+
+def test_golden_frame_an_own_colour_stack_beside_the_dark_board_rim_is_read():
+    """A frame from a demo game that once went out of step: a square hunter on his own
+    square trap at the board's edge, with a dark mammoth in the set. The blurred outline
+    looked more like the mammoth than the rim, so the few points left voting for the rim
+    (tile gaps, the board's edge) pulled the core sample onto the outline."""
+    import cv2
+    from pathlib import Path
+
+    from engine.hexgrid import parse_cell
+    from vision.calibration import Calibration
+    data = Path(__file__).parent / "data"
+    calibration = Calibration.load(data / "own-colour-stack-at-the-edge.calibration.json")
+    frame = cv2.imread(str(data / "own-colour-stack-at-the-edge.jpg"))
+    obs = BoardReader(calibration, lock_tiles=True).read(frame, 0.0)
+    stack = parse_cell("1,-3")
+    assert obs.occluded_cells == ()
+    assert obs.hunters["c1"] == stack and obs.traps[stack] == "c1"
