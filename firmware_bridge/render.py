@@ -15,9 +15,9 @@ Integer arithmetic only, because the Pico has no FPU and little time per frame.
 """
 
 try:
-    from firmware_bridge.protocol import ANIM_NONE, ANIM_BLINK, ANIM_PULSE, ANIM_CHASE
+    from firmware_bridge.protocol import ANIM_NONE, ANIM_BLINK, ANIM_PULSE, ANIM_CHASE, set_all_payload
 except ImportError:  # on the Pico the shared modules sit side by side
-    from protocol import ANIM_NONE, ANIM_BLINK, ANIM_PULSE, ANIM_CHASE
+    from protocol import ANIM_NONE, ANIM_BLINK, ANIM_PULSE, ANIM_CHASE, set_all_payload
 
 #: Rough WS2812B draw per colour channel at full value, in milliamps.
 MA_PER_CHANNEL = 20
@@ -130,7 +130,7 @@ class Scene:
 
     def set_all(self, pixels):
         """Base colours from a flat r,g,b byte string or a sequence of triples."""
-        flat = pixels if isinstance(pixels, (bytes, bytearray)) else _flatten(pixels)
+        flat = pixels if isinstance(pixels, (bytes, bytearray)) else set_all_payload(pixels)
         n = min(len(flat), len(self.base))
         self.base[:n] = flat[:n]
         for i in range(n, len(self.base)):
@@ -174,11 +174,3 @@ class Scene:
                 out[j + 2] = self.colour[j + 2] * value // 255
         return out
 
-
-def _flatten(pixels):
-    flat = bytearray()
-    for r, g, b in pixels:
-        flat.append(r & 0xFF)
-        flat.append(g & 0xFF)
-        flat.append(b & 0xFF)
-    return flat

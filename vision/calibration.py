@@ -142,12 +142,16 @@ def learn(frames: list[np.ndarray]) -> Calibration:
             for k, name in enumerate(TILE_CLASSES)}
     refs_cell = np.array([refs["snow" if t == "cross" else t] for t in tiles])
 
-    def reflectance(m, zone, cell):
+    def board_gain(m):
         local = gain_of(m["tile"], refs_cell)
-        gain = relit_gain(local, fit_gain_field(local, np.ones(NUM_CELLS, bool)), m["tile"])
-        return m[zone][cell] / gain[cell]
+        return relit_gain(local, fit_gain_field(local, np.ones(NUM_CELLS, bool)), m["tile"])
 
-    mammoth = reflectance(first, "core", CENTRE) * 0.5 + reflectance(first, "trap", CENTRE) * 0.5
+    gains = [board_gain(m) for m in medians]
+
+    def reflectance(index, zone, cell):
+        return medians[index][zone][cell] / gains[index][cell]
+
+    mammoth = reflectance(0, "core", CENTRE) * 0.5 + reflectance(0, "trap", CENTRE) * 0.5
     hunters, rims, taken = {}, [], set()
     for index, m in enumerate(medians[1:], start=1):
         # The new hunter is where the core stands out most from its own tile.
@@ -160,8 +164,8 @@ def learn(frames: list[np.ndarray]) -> Calibration:
         if score[cell] < 20:
             raise CalibrationError(f"setup frame {index + 1}: no newly placed hunter found")
         taken.add(cell)
-        hunters[f"c{index - 1}"] = tuple(float(v) for v in reflectance(m, "core", cell))
-        rims.append(reflectance(m, "rim", cell))
+        hunters[f"c{index - 1}"] = tuple(float(v) for v in reflectance(index, "core", cell))
+        rims.append(reflectance(index, "rim", cell))
     rim = np.median(np.array(rims), axis=0) if rims else np.array([0.08, 0.08, 0.08])
     return Calibration(tuple(tiles), {k: tuple(float(x) for x in v) for k, v in refs.items()},
                        tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored)

@@ -63,15 +63,8 @@ CROSS_HALF_WIDTH = 0.12
 TRAP_SHARE = 0.35
 
 
-def _outline_layout():
-    """Which probe points each cell's outline test uses, per token position (see
-    :func:`outline_share`): returns the probe grid and the centre cell's mask."""
-    probe = ZONE_OFFSETS["probe"]
-    off_cross = (np.abs(probe[:, 0]) > CROSS_HALF_WIDTH) & (np.abs(probe[:, 1]) > CROSS_HALF_WIDTH)
-    return probe, off_cross
-
-
-_PROBE, _OFF_CROSS = _outline_layout()
+_PROBE = ZONE_OFFSETS["probe"]
+_OFF_CROSS = (np.abs(_PROBE[:, 0]) > CROSS_HALF_WIDTH) & (np.abs(_PROBE[:, 1]) > CROSS_HALF_WIDTH)
 _NEAR_MIDDLE = np.hypot(_PROBE[:, 0], _PROBE[:, 1]) <= HUNTER_REACH
 
 
@@ -193,16 +186,18 @@ class BoardReader:
         # Where do the tokens lie? Everything unlike the tile pulls the trap/mammoth
         # rings; rim-coloured points alone place the hunter's core and rim.
         probe = to_lab(first["probe"])
-        d_probe = lab_distance(probe[:, :, None, :], np.concatenate([cands, rim_lab[:, None, :]], axis=1)[:, None])
-        token_shift = centroid_offsets(np.clip(d_probe[:, :, 0] - 12, 0, 30), 30 * 6)
-        # A point of the outline is darker-like-the-rim than like the tile or any hunter
-        # colour (lightness first: blur lightens a thin dark band and tints it). The
-        # mammoth does not compete: a dark mammoth would win the blurred outline's points.
-        # Only near the middle: a hunter's outline lies within HUNTER_REACH of the cell's
-        # centre, while dark tile gaps and the board's edge lie further out.
-        outline_refs = np.concatenate([tile_here, tokens_lab[:, 1:], rim_lab[:, None, :]], axis=1)[:, None]
-        d_dark = lab_distance(probe[:, :, None, :], outline_refs, DARK_LAB_WEIGHTS)
-        rim_votes = ((d_dark.argmin(axis=2) == d_dark.shape[2] - 1) & _NEAR_MIDDLE).astype(np.float32)
+        token_shift = centroid_offsets(np.clip(lab_distance(probe, tile_here) - 12, 0, 30), 30 * 6)
+        # Outline points are judged on lightness first: blur lightens a thin dark band
+        # and tints it. Columns: tile, mammoth, hunters, rim.
+        d_dark = lab_distance(probe[:, :, None, :], np.concatenate([cands, rim_lab[:, None, :]], axis=1)[:, None],
+                              DARK_LAB_WEIGHTS)
+        # A point of the outline is more like the rim than like the tile or any hunter
+        # colour. The mammoth does not compete: a dark mammoth would win the blurred
+        # outline's points. Only near the middle: a hunter's outline lies within
+        # HUNTER_REACH of the cell's centre, dark tile gaps and the board's edge further out.
+        contest = d_dark.copy()
+        contest[:, :, 1] = np.inf
+        rim_votes = ((contest.argmin(axis=2) == d_dark.shape[2] - 1) & _NEAR_MIDDLE).astype(np.float32)
         hunter_shift = centroid_offsets(rim_votes, 6)
         few = rim_votes.sum(axis=1) < 6
         hunter_shift[few] = token_shift[few]
@@ -230,10 +225,8 @@ class BoardReader:
         # own trap is told from the trap alone by his outline only). Directions are
         # taken around the centre of everything on the cell, which for a lone trap is
         # the plate's centre: no outline can be found on a plain plate.
-        core_colour = cands[np.arange(NUM_CELLS), k_core]
-        outline_refs = np.stack([tile_here[:, 0], core_colour, rim_lab], axis=1)[:, None]       # (37, 1, 3, 3)
-        d_outline = lab_distance(probe[:, :, None, :], outline_refs, DARK_LAB_WEIGHTS)
-        rimness = d_outline[:, :, :2].min(axis=2) - d_outline[:, :, 2]
+        d_core_colour = np.take_along_axis(d_dark, k_core[:, None, None], axis=2)[..., 0]
+        rimness = np.minimum(d_dark[:, :, 0], d_core_colour) - d_dark[:, :, -1]
         rim_share = outline_share(rimness, token_shift)
         has_rim = rim_share >= RIM_SHARE
 
