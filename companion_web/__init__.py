@@ -1,17 +1,20 @@
 """The companion web page: live board, flight explanations, referee sandbox.
 
-``create_app(config)`` builds the Flask application; ``maamut serve`` runs it under
-waitress and pushes the game into its hub, from any thread::
+``create_app(config)`` builds the Flask application around the table's one live game
+(a :class:`session.TableSession`); every change of that game reaches every open page,
+whoever proposed it (camera, buttons, page)::
 
+    table = TableSession(journal, players)    # the owner of the live game
     hub = GameHub()
-    live = LiveGame(hub)                      # or LiveGame(hub, game=an engine.game.Game)
-    app = create_app({"HUB": hub, "GAME": live})
+    app = create_app({"HUB": hub, "SESSION": table})
     print("referee PIN:", app.config["REFEREE_PIN"])
     BackgroundServer(app, host="0.0.0.0", port=8080).start()   # or serve(app, ...)
-    live.play(action_json, choices_json)      # the tracker's reading of a turn
-    live.mark_illegal([{"cell": "1,1", "reason": "..."}])
+    table.play(engine.Move("A", "E", 2), source="camera")   # shown on every page
     hub.update(leds=[[r, g, b], ...])         # the simulated LED backend's state
     hub.publish_frame(jpeg_bytes, {"q,r": confidence, ...})
+
+Without a ``SESSION`` the app plays an in-memory game with simulated cards (the
+referee's sandbox on a laptop, the tests).
 
 >>> app = create_app({"REFEREE_PIN": "424242"})
 >>> app.config["REFEREE_PIN"], app.config["MAX_CONTENT_LENGTH"]
@@ -30,11 +33,11 @@ from werkzeug.exceptions import HTTPException
 from .config import WebConfig, new_pin
 from .hub import GameHub
 from .jsonio import error_response
-from .live import GameControlError, LiveGame
+from .live import GameControlError, WebTable
 from .serve import BackgroundServer, serve
 from .security import PinGuard, add_security_headers, csrf_token, is_referee
 
-__all__ = ["create_app", "GameHub", "LiveGame", "GameControlError", "WebConfig", "BackgroundServer", "serve"]
+__all__ = ["create_app", "GameHub", "WebTable", "GameControlError", "WebConfig", "BackgroundServer", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -52,9 +55,11 @@ def create_app(config: Mapping | object | None = None) -> Flask:
     app.config["REFEREE_PIN"] = str(pin)
 
     hub = app.config.get("HUB") or GameHub()
-    game = app.config.get("GAME") or LiveGame(hub)
+    from session import TableSession
+
+    table = app.config.get("SESSION") or TableSession(deal=True)
     app.extensions["maamut_hub"] = hub
-    app.extensions["maamut_game"] = game
+    app.extensions["maamut_game"] = WebTable(table, hub)
     app.extensions["maamut_pin"] = PinGuard(app.config["REFEREE_PIN"], app.config["PIN_MAX_FAILURES"],
                                             app.config["PIN_LOCKOUT_S"])
     app.jinja_env.globals.update(csrf_token=csrf_token, is_referee=is_referee)

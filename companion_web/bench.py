@@ -96,14 +96,15 @@ def _prepared_app(threads: int):
 
     app = create_app({"WAITRESS_THREADS": threads, "SSE_MAX_STREAMS": threads - 8, "SSE_HEARTBEAT_S": 30})
     live = app.extensions["maamut_game"]
-    live.new_game([{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}, {"id": "C", "name": "Cleo"}], seed=2026)
-    while live.game.next_to_place():
-        live.place_hunter(live.game.next_to_place(), cell_name(live.game.start_cells()[0]))
+    table = live.session
+    table.new_game([{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}, {"id": "C", "name": "Cleo"}], seed=2026)
+    while table.game.next_to_place():
+        table.place_hunter(table.game.next_to_place(), cell_name(table.game.start_cells()[0]))
     rng = random.Random(7)
     import engine
 
     for _ in range(12):
-        actions = live.game.legal_actions()
+        actions = table.game.legal_actions()
         if not actions:
             break
         action, choices = engine.action_to_json(rng.choice(actions)), []

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from markupsafe import escape
 
 from engine.hexgrid import CELL_NAMES, parse_cell, pixel_of
+from session import DEFAULT_COLOURS
 
 #: Hexagon circumradius in SVG units; the drawing scales to any screen by its viewBox.
 SIZE = 40.0
@@ -44,7 +45,6 @@ PALETTE = {
     "white": "#fafafa",
     "pink": "#e85d9b",
 }
-DEFAULT_COLOURS = ("#d7263d", "#1b6ec2", "#f4c20d", "#7b3fa0")
 FLIGHT_COLOUR = "#8b1e0f"
 ILLEGAL_COLOUR = "#e00000"
 

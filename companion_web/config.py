@@ -56,11 +56,11 @@ class WebConfig:
     #: Milliseconds an EventSource waits before reconnecting.
     SSE_RETRY_MS: int = 2000
 
-    #: The live hub (``companion_web.hub.GameHub``) and game holder
-    #: (``companion_web.live.LiveGame`` or an object with the same methods); the app loop
-    #: passes its own, otherwise ``create_app`` makes fresh ones.
+    #: The live hub (``companion_web.hub.GameHub``) and the table's one live game
+    #: (``session.TableSession``); the app wiring passes its own, otherwise
+    #: ``create_app`` makes fresh ones (an in-memory game with simulated cards).
     HUB = None
-    GAME = None
+    SESSION = None
 
     #: Used by the JSON API for per-card destinations and the what-if grid.
     CARD_VALUES: tuple[int, ...] = (1, 2, 3)

@@ -50,7 +50,7 @@ class Game:
     """
 
     def __init__(self, players, seed, variants: Variants = Variants(), tiles=None,
-                 on_record: Callable[[str], None] | None = None, deal: bool = True):
+                 on_record: Callable[[str], None] | None = None, deal: bool = True, table: dict | None = None):
         players = tuple(players)
         if not 2 <= len(players) <= 4:
             raise ValueError("Mâamut is played by 2 to 4 players")
@@ -74,6 +74,11 @@ class Game:
         self._header = {"record": RECORD_FORMAT, "players": list(players), "seed": seed,
                         "variants": variants.changed(), **({} if deal else {"deal": False}),
                         "tiles": {CELL_NAMES[i]: t.value for i, t in enumerate(tiles)}}
+        # What the table knows beyond the rules (display names, colours): kept in the
+        # header so that a replayed record shows the game exactly as it was played.
+        self.table = dict(table or {})
+        if self.table:
+            self._header["table"] = self.table
         # record entries as dicts; written as JSON only when someone reads or journals them
         self._log: list[dict] = [self._header]
         self._entries: list[dict] = []
@@ -82,10 +87,10 @@ class Game:
     # -- construction -----------------------------------------------------------
     @classmethod
     def new(cls, players, seed=None, variants: Variants = Variants(), tiles=None, on_record=None,
-            deal: bool = True) -> "Game":
+            deal: bool = True, table: dict | None = None) -> "Game":
         if seed is None:
             seed = secrets.randbelow(2**31)
-        game = cls(players, seed, variants, tiles, on_record, deal)
+        game = cls(players, seed, variants, tiles, on_record, deal, table)
         if on_record:
             on_record(_line(game._header))
         return game
@@ -211,6 +216,11 @@ class Game:
             if outcome.needs is not None:
                 raise RecordError("a recorded turn lacks the flee choice for " + outcome.needs.hunter)
 
+    def entries(self) -> list[dict]:
+        """The placements and turns in force (undone ones left out), oldest first, as
+        record entries: ``{"place", "cell"}`` or ``{"action", "choices", "turn"}``."""
+        return list(self._entries)
+
     def record_length(self) -> int:
         """How many lines the record has (header included)."""
         return len(self._log)
@@ -225,40 +235,69 @@ class Game:
 
         A truncated last line (a write cut by a power failure) is ignored.
         """
+        game, problem, _ = cls.replay_prefix(lines)
+        if problem is not None:
+            raise RecordError(problem)
+        game.on_record = on_record
+        return game
+
+    @classmethod
+    def replay_prefix(cls, lines: Iterable[str]) -> tuple["Game", str | None, int]:
+        """The game of the record's longest valid beginning.
+
+        Returns ``(game, problem, kept)``: ``problem`` names the first line that could
+        not be replayed (``None`` when every line was), ``kept`` counts the non-empty
+        lines replayed. A torn final line is not a problem. ``RecordError`` only when
+        not even the header can be read.
+
+        >>> game = Game.new(["A", "B"], seed=3)
+        >>> game.place_hunter("A", game.start_cells()[0])
+        >>> lines = game.record_lines() + ['{"place": "Z", "cell": "0,0"}', '{"undo": true}']
+        >>> replayed, problem, kept = Game.replay_prefix(lines)
+        >>> replayed.position == game.position, kept, problem.split(":")[0]
+        (True, 2, 'line 3')
+        """
         raw = [ln for ln in (line.strip() for line in lines) if ln]
         if not raw:
             raise RecordError("the record is empty")
         parsed = []
+        problem = None
         for i, line in enumerate(raw):
             try:
                 parsed.append(json.loads(line))
             except json.JSONDecodeError:
-                if i == len(raw) - 1 and i > 0:
-                    break  # torn final write
-                raise RecordError(f"line {i + 1} is not JSON") from None
+                if not (i == len(raw) - 1 and i > 0):  # a torn final write is no problem
+                    problem = f"line {i + 1} is not JSON"
+                break
+        if not parsed:
+            raise RecordError(problem or "line 1 is not JSON")
         header = parsed[0]
         if not isinstance(header, dict) or header.get("record") != RECORD_FORMAT:
             raise RecordError(f"line 1 is not a {RECORD_FORMAT} header")
         try:
             tiles = tuple(Tile(header["tiles"][CELL_NAMES[i]]) for i in range(NUM_CELLS))
+            table = header.get("table")
             game = cls(header["players"], header["seed"], Variants.from_json(header.get("variants")), tiles,
-                       deal=bool(header.get("deal", True)))
+                       deal=bool(header.get("deal", True)), table=table if isinstance(table, dict) else None)
         except (KeyError, ValueError, TypeError) as exc:
             raise RecordError(f"line 1: {exc}") from None
+        kept = 1
         for number, entry in enumerate(parsed[1:], start=2):
             try:
+                if not isinstance(entry, dict):
+                    raise ValueError("not an object")
                 if entry.get("undo"):
                     game.undo()
-                    continue
-                game._apply_entry(entry)
-                game._entries.append(entry)
-                game._log.append(entry)
-            except RecordError:
-                raise
+                else:
+                    game._apply_entry(entry)
+                    game._entries.append(entry)
+                    game._log.append(entry)
             except Exception as exc:  # any broken entry is reported with its line number
-                raise RecordError(f"line {number}: {exc}") from None
-        game.on_record = on_record
-        return game
+                problem = f"line {number}: {exc}"
+                game._rebuild(game._entries)  # back to the state before the broken entry
+                break
+            kept += 1
+        return game, problem, kept
 
     def deck_state(self) -> tuple:
         return (tuple(self.deck.draw_pile), tuple(self.deck.discard_pile))

@@ -77,7 +77,7 @@ def _post(url, body):
 def _start_game(server):
     _post(server.url + "/api/game/new", {"players": [{"id": "A", "name": "Zoé <script>alert(1)</script>"},
                                                      {"id": "B", "name": "Bruno"}], "seed": 4})
-    game = server.app.extensions["maamut_game"].game
+    game = server.app.extensions["maamut_game"].session.game
     from engine.hexgrid import cell_name
 
     while game.next_to_place():
@@ -121,7 +121,7 @@ def test_a_move_made_through_the_api_appears_on_an_open_page(server, page):
     assert notation in page.locator("#log li").first.inner_text()
     # The hostile name shows as text, never as markup.
     assert "Zoé <script>alert(1)</script>" in page.locator("#players").inner_text()
-    server.app.extensions["maamut_game"].mark_illegal([{"cell": "0,0", "reason": "<b>hunter on the cross</b>?"}])
+    server.app.extensions["maamut_game"].session.mark_board([{"cell": "0,0", "reason": "<b>hunter on the cross</b>?"}])
     expect(page.locator("#status")).to_contain_text("✗ 0,0: <b>hunter on the cross</b>?")
     assert page.locator("#board svg g.illegal[data-cell='0,0']").count() == 1
     page.click("button[data-lang='fr']")
@@ -230,7 +230,7 @@ def test_the_setup_wizard_deals_a_game_and_places_hunters_by_clicking(server, pa
     page.fill("#seed", "12")
     page.click("#setup-form button[type='submit']")
     page.wait_for_selector("#placing:not([hidden]) #setup-board svg")
-    game = server.app.extensions["maamut_game"].game
+    game = server.app.extensions["maamut_game"].session.game
     from engine.hexgrid import cell_name
 
     for _ in range(2):
@@ -239,7 +239,7 @@ def test_the_setup_wizard_deals_a_game_and_places_hunters_by_clicking(server, pa
         page.click(f"#setup-board g.cell[data-cell='{cell}'] use", force=True)
         expect(page.locator("#setup-board g.hunter")).to_have_count(before + 1)
     assert game.phase == "play" and game.seed == 12
-    assert server.app.extensions["maamut_game"].players_info["B"]["colour"] == "#7b3fa0"
+    assert server.app.extensions["maamut_game"].session.players_info()["B"]["colour"] == "#7b3fa0"
     _shot(page, "setup-wizard-placed")
     assert page.csp_errors == []
 
@@ -273,7 +273,7 @@ def test_the_referee_page_shows_the_live_board_after_the_pin(server, page):
     page.fill("input[name='pin']", PIN)
     page.click("form.login button[type='submit']")
     page.wait_for_selector("#ref-board svg g.hunter")
-    game = server.app.extensions["maamut_game"].game
+    game = server.app.extensions["maamut_game"].session.game
     import engine
 
     turn = engine.notation.action_to_text(game.legal_actions()[0])

@@ -140,7 +140,7 @@ def test_illegal_changes_seen_by_the_camera_are_crossed_out_until_the_next_turn(
     start_new_game(client, referee)
     game = place_all(client, referee)
     live = client.application.extensions["maamut_game"]
-    live.mark_illegal([{"cell": "0,-2", "reason": "a hunter moved onto <rock>"}, "junk"])
+    live.session.mark_board([{"cell": "0,-2", "reason": "a hunter moved onto <rock>"}, "junk"])
     view = client.get("/api/state").json
     assert view["illegal"] == [{"cell": "0,-2", "reason": "a hunter moved onto <rock>"}]
     assert 'class="illegal" data-cell="0,-2"' in view["svg"] and "&lt;rock&gt;" in view["svg"]

@@ -19,7 +19,7 @@ def place_all(client, referee):
     """Place every hunter on the first free start cell, as the setup wizard would."""
     from engine.hexgrid import cell_name
 
-    game = client.application.extensions["maamut_game"].game
+    game = client.application.extensions["maamut_game"].session.game
     while game.next_to_place():
         cell = cell_name(game.start_cells()[0])
         response = client.post("/api/game/place", json={"player": game.next_to_place(), "cell": cell},
