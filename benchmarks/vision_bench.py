@@ -1,6 +1,6 @@
 """Run the vision reader benchmark outside the CLI: ``python benchmarks/vision_bench.py [SCENES]``.
 
-Same as ``maamut bench vision --json``; see :mod:`vision.render_bench`.
+Same as ``maamut bench vision --json``; see :mod:`sim.vision_bench`.
 """
 import json
 import os
@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from vision.render_bench import run_vision_bench  # noqa: E402
+from sim.vision_bench import run_vision_bench  # noqa: E402
 
 if __name__ == "__main__":
     scenes = int(sys.argv[1]) if len(sys.argv) > 1 else 200

@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "firmware_bridge.commands",
     "companion_web.commands",
     "maamut.app_commands",
+    "sim.commands",
 )
 
 

@@ -1,8 +1,15 @@
-"""The game tracker: from stable camera observations to validated engine actions.
+"""The game tracker: from stable camera observations to actions proposed to the table.
 
-The tracker holds the one true game state and only ever changes it through the
-engine. Each stable board the camera commits is compared with what the engine says
-can follow:
+The tracker keeps no game of its own. The table's one live game is a
+:class:`session.TableSession`; the tracker reads its position, matches each stable
+board the camera commits against what the engine says can follow, and *proposes* the
+action it sees. The table decides (and journals it). When the table changes in a way
+the tracker did not propose (an undo, a move entered on the page, a new game, a resume
+after a restart), the tracker re-synchronises: it proposes nothing until the board
+shows the table's position again, and meanwhile marks on the table the cells where the
+board disagrees ("put the mammoth back on 1,-2"). The camera loop never dies of it.
+
+Matching a stable board:
 
 * at setup, the tiles are read once, checked against the box's counts and locked;
   then hunters appear one at a time, the i-th colour seen belonging to the i-th
@@ -14,7 +21,7 @@ can follow:
 * a board that is on its way to one of them (the hunter moved, the mammoth and the
   frightened hunters not yet put where the flight sends them) is waited for quietly;
 * anything else is reported with the cells involved, and the tracker waits for the
-  board to be put right. The game state is never changed by a report.
+  board to be put right. A report never changes the game.
 
 What a camera cannot see is never guessed at: tokens stacked on one cell hide one
 another (:meth:`BoardView.explains` says which hiding is physically possible), a
@@ -31,8 +38,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import engine
-from engine.game import Game
-from engine.hexgrid import CELL_NAMES, CENTRE, DIRECTIONS, NUM_CELLS, RAYS
+from engine.hexgrid import CELL_NAMES, CENTRE, DIRECTIONS, NUM_CELLS, RAYS, parse_cell
+from session import CommandError, Snapshot, TableSession
 
 from .observation import Observation
 from .stability import StabilityFilter
@@ -205,11 +212,99 @@ class TrackerError(Exception):
     """A request the tracker cannot honour now (e.g. a pass in the middle of a move)."""
 
 
+#: The tracker's phases, by the phase of the table's game.
+PHASES = {"no_game": "layout", "setup": "placing", "play": "playing", "over": "over"}
+
+
+def build_candidates(position: engine.Position, variants: engine.Variants, on_error=None) -> list[Candidate]:
+    """Every complete resolution of every legal action from ``position``.
+
+    An engine error on one action (a bug, a variant it cannot resolve) must not cost
+    the game: the other actions are still listed and ``on_error(message)`` is told.
+    """
+    found = []
+    for action, choices, outcome in _successors(position, variants, on_error):
+        path = frozenset()
+        if isinstance(action, engine.Move):
+            start = position.hunters[action.hunter]
+            path = frozenset(RAYS[start][engine.hexgrid.DIRECTION_INDEX[action.direction]][:action.distance])
+        view = BoardView.of_position(outcome.position)
+        arrived = frozenset(p for p, cell in view.hunters if position.hunters.get(p) != cell)
+        changed = frozenset(BoardView.of_position(position).changed_cells(view))
+        found.append(Candidate(action, tuple(choices), outcome, view, path, arrived, changed))
+    return found
+
+
+def _successors(position, variants, on_error):
+    try:
+        return list(engine.successors(position, variants))
+    except engine.EngineError:
+        pass
+    found = []
+    for action in engine.legal_actions(position, variants):
+        stack = [()]
+        while stack:
+            choices = stack.pop()
+            try:
+                outcome = engine.apply_action(position, action, choices, variants)
+            except engine.EngineError as exc:
+                if on_error is not None:
+                    on_error(f"{engine.notation.action_to_text(action)}: {exc.message}")
+                continue
+            if outcome.needs is None:
+                found.append((action, choices, outcome))
+            else:
+                stack.extend(choices + ((outcome.needs.hunter, option),) for option in outcome.needs.options)
+    return found
+
+
+def disagreement_marks(expected: BoardView, seen: BoardView) -> list[dict]:
+    """What to put right, cell by cell, for the board to show the game's position.
+
+    >>> from engine.hexgrid import parse_cell as c
+    >>> game = BoardView(c("1,-2"), frozenset({("A", c("0,-3"))}), frozenset({(c("2,0"), "B")}))
+    >>> board = BoardView(c("0,0"), frozenset({("A", c("0,-2"))}), frozenset())
+    >>> [(m["cell"], m["reason"]) for m in disagreement_marks(game, board)]  # doctest: +NORMALIZE_WHITESPACE
+    [('1,-2', 'put the mammoth back on 1,-2'), ('0,0', 'the mammoth belongs on 1,-2'),
+     ('0,-3', "put A's hunter back on 0,-3"), ('0,-2', "A's hunter belongs on 0,-3"),
+     ('2,0', "put B's trap back on 2,0")]
+    """
+    marks = []
+
+    def mark(cell, reason):
+        marks.append({"cell": CELL_NAMES[cell], "reason": reason})
+
+    if expected.mammoth != seen.mammoth:
+        if expected.mammoth is not None:
+            mark(expected.mammoth, f"put the mammoth back on {CELL_NAMES[expected.mammoth]}")
+        if seen.mammoth is not None:
+            where = CELL_NAMES[expected.mammoth] if expected.mammoth is not None else "nowhere"
+            mark(seen.mammoth, f"the mammoth belongs on {where}")
+    want, have = expected.hunter_cells(), seen.hunter_cells()
+    for player in sorted(set(want) | set(have), key=lambda p: (p.startswith("?"), p)):
+        at, seen_at = want.get(player), have.get(player)
+        if at == seen_at:
+            continue
+        name = f"{player}'s hunter" if not player.startswith("?") else "this hunter"
+        if at is not None:
+            mark(at, f"put {name} back on {CELL_NAMES[at]}")
+        if seen_at is not None:
+            mark(seen_at, f"{name} belongs on {CELL_NAMES[at]}" if at is not None else f"take {name} off the board")
+    for cell, owner in sorted(expected.traps - seen.traps):
+        if cell != seen.mammoth:
+            mark(cell, f"put {owner}'s trap back on {CELL_NAMES[cell]}")
+    for cell, owner in sorted(seen.traps - expected.traps):
+        mark(cell, f"take the trap off {CELL_NAMES[cell]}")
+    return marks
+
+
 class GameTracker:
-    """Follows one game from the empty board to its end (see the module docstring).
+    """Follows the table's game on camera (see the module docstring).
 
     ``observe`` takes a *stable* observation (from a :class:`StabilityFilter`);
-    ``feed`` takes every camera observation and filters it first.
+    ``feed`` takes every camera observation and filters it first. ``table`` is the
+    table's :class:`session.TableSession`; without one the tracker proposes to a table
+    of its own kept in memory (``maamut track``, tests).
 
     >>> from engine.notation import tiles_from_text
     >>> from vision.observation import Observation
@@ -228,39 +323,124 @@ class GameTracker:
     >>> tracker.observe(board({"c0": 5, "c1": 30}))  # B cannot jump 0,3 -> -1,2
     >>> tracker.reports[-1]["type"], tracker.reports[-1]["cells"]
     ('illegal_move', ['-1,2', '0,3'])
+
+    The referee takes A's move back on the page: the board must show it undone before
+    the camera proposes anything again.
+
+    >>> tracker.table.undo(source="page")
+    True
+    >>> tracker.observe(board({"c0": 5, "c1": 36}))
+    >>> tracker.reports[-1]["type"], tracker.table.marks()[0]
+    ('board_differs', {'cell': '0,-3', 'reason': "put A's hunter back on 0,-3"})
+    >>> tracker.observe(board({"c0": 0, "c1": 36})); tracker.table.marks()
+    []
     """
 
-    def __init__(self, players, variants: engine.Variants | None = None, tiles=None,
-                 stability: StabilityFilter | None = None):
-        self.players = tuple(players)
-        self.variants = variants or engine.Variants()
+    def __init__(self, players=None, variants: engine.Variants | None = None, tiles=None,
+                 stability: StabilityFilter | None = None, table: TableSession | None = None):
+        if table is None:
+            if not players:
+                raise ValueError("a tracker without a table needs the players")
+            table = TableSession(players=[{"id": p} for p in players], variants=variants)
+        self.table = table
+        snap = table.snapshot()
+        self.players = tuple(players) if players else (snap.players or tuple(s["id"] for s in table.seats))
+        if not 2 <= len(self.players) <= 4:
+            raise ValueError("Mâamut is played by 2 to 4 players")
         self.stability = stability or StabilityFilter()
         self.label_to_player: dict[str, str] = {}
-        self.tiles: tuple[engine.Tile, ...] | None = None
-        self._game: Game | None = None
-        self.position: engine.Position | None = None
-        self.placements: list[dict] = []
-        self.actions: list[dict] = []
-        self.history: list[engine.Position] = []  # the position before each action, for undo
+        #: The tiles the camera saw laid out at setup (``None`` until it has).
+        self.layout: tuple | None = None
         self.reports: list[dict] = []
-        self.winner: str | None = None
-        self.phase = "layout"
+        self._times: dict[int, float] = {}  # entry index -> camera time it was committed at
+        self._version: int | None = None  # the table's version the matching state belongs to
+        self._in_step = True
+        self._marked = False
         self._last_observation: Observation | None = None
         self._last_time = 0.0
         self._pending: list[Candidate] = []
         self._mover_trail: set[int] = set()  # cells the player to move was seen on during his move
-        self._candidates: list[Candidate] | None = None
+        self._candidates: tuple | None = None  # (position, variants, list)
         self._last_reported: tuple | None = None
-        if not 2 <= len(self.players) <= 4:
-            raise ValueError("Mâamut is played by 2 to 4 players")
         if tiles is not None:
-            self._lock_tiles(tuple(engine.Tile(t) for t in tiles), timestamp=0.0)
+            self._start_game(tuple(engine.Tile(t) for t in tiles), 0.0)
         self.stability.include_tiles = self.phase == "layout"
+
+    # -- the table, as the tracker sees it ------------------------------------------
+    @property
+    def phase(self) -> str:
+        """``layout``, ``placing``, ``playing`` or ``over``: the table's game phase."""
+        return PHASES[self.table.snapshot().phase]
+
+    @property
+    def in_step(self) -> bool:
+        """False while the board has not yet shown a change made elsewhere (page, undo)."""
+        return self._in_step
+
+    @property
+    def tiles(self) -> tuple | None:
+        return self.table.snapshot().tiles
+
+    @property
+    def position(self) -> engine.Position | None:
+        """The table's position with the cards in hand left out (a camera cannot see them)."""
+        snap = self.table.snapshot()
+        return snap.position.with_(hands=None) if snap.phase in ("play", "over") else None
+
+    @property
+    def winner(self) -> str | None:
+        return self.table.snapshot().winner
 
     @property
     def last_observation(self) -> Observation | None:
         """The stable observation the tracker acted on last (for the camera view on the page)."""
         return self._last_observation
+
+    def _label_of(self, player: str) -> str:
+        return next((label for label, p in self.label_to_player.items() if p == player),
+                    f"c{self.players.index(player)}" if player in self.players else "?")
+
+    @property
+    def placements(self) -> list[dict]:
+        game = self.table.game
+        if game is None:
+            return []
+        return [{"hunter": e["place"], "cell": e["cell"], "label": self._label_of(e["place"])}
+                for e in game.entries() if "place" in e]
+
+    @property
+    def actions(self) -> list[dict]:
+        """The table's turns: the contract's action and choices, the engine's events, and
+        the camera time the tracker saw each (``None`` for a turn entered elsewhere)."""
+        game = self.table.game
+        if game is None:
+            return []
+        out = []
+        for index, (entry, applied) in enumerate(zip(game.entries(), game.history)):
+            if "action" in entry:
+                out.append({"action": entry["action"], "choices": entry.get("choices", []),
+                            "events": applied.get("events", []), "time": self._times.get(index)})
+        return out
+
+    def _sync(self) -> Snapshot:
+        """The table's snapshot; a change the tracker did not propose puts it out of step."""
+        snap = self.table.snapshot()
+        if snap.version != self._version:
+            self._version = snap.version
+            self._pending, self._mover_trail = [], set()
+            self._in_step = snap.phase == "no_game"
+            self._last_reported = None
+            self._times = {i: t for i, t in self._times.items() if i < snap.entries}
+            for i, player in enumerate(snap.players):
+                if player not in self.label_to_player.values():
+                    # after a restart the colours are those the calibration learnt, in seat order
+                    self.label_to_player.setdefault(f"c{i}", player)
+        return snap
+
+    def _proposed(self) -> None:
+        """The table took the tracker's own proposal: it is in step with the board."""
+        self._version = self.table.snapshot().version
+        self._in_step = True
 
     # -- feeding -------------------------------------------------------------------
     def feed(self, observation: Observation) -> bool:
@@ -278,8 +458,9 @@ class GameTracker:
     def observe(self, observation: Observation) -> None:
         """Act on one stable observation.
 
-        Whatever goes wrong while matching (a malformed observation, an engine error)
-        becomes a report: the game state is only ever replaced by an engine outcome.
+        Whatever goes wrong while matching (a malformed observation, an engine error, a
+        refusal by the table) becomes a report: the game is only ever changed by the
+        table accepting a proposal.
         """
         problem = _malformed(observation)
         if problem:
@@ -289,20 +470,28 @@ class GameTracker:
             self._observe(observation)
         except Exception as exc:  # noqa: BLE001 - the table must keep its game whatever happens
             self._report("internal_error", f"{type(exc).__name__}: {exc}", [], observation.timestamp)
+        self.stability.include_tiles = self.phase == "layout"
 
     def _observe(self, observation: Observation) -> None:
         self._last_time = observation.timestamp
-        if self.phase == "layout":
+        snap = self._sync()
+        if snap.phase == "no_game":
             self._observe_layout(observation)
-            self.stability.include_tiles = self.phase == "layout"
             return
         self._last_observation = observation
         seen = self._view_of(observation)
         hidden = frozenset(observation.occluded_cells)
-        if self.phase == "placing":
-            self._observe_placing(seen, observation.timestamp, hidden)
-        elif self.phase == "playing":
-            self._observe_playing(seen, observation.timestamp, hidden)
+        if not self._in_step:
+            expected = BoardView.of_position(snap.position).masked(hidden)
+            if seen != expected and not expected.explains(seen):
+                self._report_disagreement(expected, seen, observation.timestamp)
+                return
+            self._in_step = True
+            self._board_is_right()
+        if snap.phase == "setup":
+            self._observe_placing(snap, seen, observation.timestamp, hidden)
+        elif snap.phase == "play":
+            self._observe_playing(snap, seen, observation.timestamp, hidden)
 
     def _view_of(self, observation: Observation) -> BoardView:
         def owner(label):
@@ -314,7 +503,7 @@ class GameTracker:
         )
 
     # -- reports -------------------------------------------------------------------
-    def _report(self, kind: str, message: str, cells, timestamp: float, **extra) -> None:
+    def _report(self, kind: str, message: str, cells, timestamp: float, marks=None, **extra) -> None:
         key = (kind, message, tuple(sorted(set(cells))))
         if key == self._last_reported:
             return  # the same wrong board seen again after a hand passed: said once
@@ -322,9 +511,25 @@ class GameTracker:
         report = {"type": kind, "time": round(timestamp, 3), "cells": _names(cells), "message": message}
         report.update(extra)
         self.reports.append(report)
+        if len(self.reports) > 1000:  # hours at a stand: keep memory flat
+            del self.reports[:500]
+        if marks is None:
+            marks = [{"cell": name, "reason": message} for name in report["cells"]]
+        if marks:
+            self.table.mark_board(marks, source="camera")
+            self._marked = True
+
+    def _report_disagreement(self, expected: BoardView, seen: BoardView, timestamp: float) -> None:
+        marks = disagreement_marks(expected, seen)
+        cells = sorted({parse_cell(m["cell"]) for m in marks})
+        reasons = "; ".join(dict.fromkeys(m["reason"] for m in marks))
+        self._report("board_differs", f"the board differs from the game: {reasons}", cells, timestamp, marks=marks)
 
     def _board_is_right(self) -> None:
         self._last_reported = None
+        if self._marked:
+            self._marked = False
+            self.table.mark_board([], source="camera")
 
     # -- setup: tiles ----------------------------------------------------------------
     def _observe_layout(self, observation: Observation) -> None:
@@ -341,141 +546,74 @@ class GameTracker:
             self._report("setup_not_empty", "setup starts with an empty board and the mammoth on the cross",
                          tokens, observation.timestamp)
             return
-        self._lock_tiles(tiles, observation.timestamp)
+        self._start_game(tiles, observation.timestamp)
 
-    def _lock_tiles(self, tiles: tuple, timestamp: float) -> None:
+    def _start_game(self, tiles: tuple, timestamp: float) -> None:
+        """The empty board is laid out: propose a new game with these tiles to the table."""
+        players = None if self.table.seats else [{"id": p} for p in self.players]
         try:
-            game = Game.new(self.players, seed=0, variants=self.variants, tiles=tiles)
-        except ValueError as exc:
+            self.table.new_game(players, tiles=tiles, source="camera")
+        except CommandError as exc:
             bad = [c for c in range(len(tiles)) if tiles[c] is engine.Tile.CROSS and c != CENTRE]
             if tiles and tiles[CENTRE] is not engine.Tile.CROSS:
                 bad.append(CENTRE)
-            self._report("invalid_layout", str(exc), bad, timestamp)
+            self._report("invalid_layout", exc.message, bad, timestamp)
             return
-        self._game = game
-        self.tiles = tiles
-        self.phase = "placing"
+        self.layout = tiles
+        self._proposed()
         self._board_is_right()
 
-    def resume(self, game: Game) -> None:
-        """Carry on with a game the companion already holds (after a restart or a power cut).
-
-        The tiles are locked as the game has them, colour label ``c{i}`` is the i-th player
-        in seating order (the order the calibration learnt them), and the tracker waits for
-        the board to show the game's position.
-
-        >>> game = Game.new(["A", "B"], seed=3)
-        >>> game.place_hunter("A", game.start_cells()[0])
-        >>> tracker = GameTracker(["A", "B"])
-        >>> tracker.resume(game)
-        >>> tracker.phase, tracker.label_to_player
-        ('placing', {'c0': 'A', 'c1': 'B'})
-        """
-        if tuple(game.players) != self.players:
-            raise TrackerError(f"the game is played by {', '.join(game.players)}, not {', '.join(self.players)}")
-        self._lock_tiles(tuple(game.tiles), 0.0)
-        self.label_to_player = {f"c{i}": player for i, player in enumerate(self.players)}
-        self.placements = []
-        for player in self.players:
-            cell = game.position.hunters.get(player) if game.phase == "setup" else None
-            if game.phase != "setup":
-                continue
-            if cell is not None:
-                self._game.place_hunter(player, cell)
-                self.placements.append({"hunter": player, "cell": CELL_NAMES[cell], "label": f"c{self.players.index(player)}"})
-        if game.phase != "setup":
-            self.position = game.position.with_(hands=None)
-            self.winner = game.winner
-            self.phase = "over" if game.winner else "playing"
-        self.history, self.actions, self._pending, self._candidates = [], [], [], None
-        self.stability.include_tiles = False
-
     # -- setup: hunters ----------------------------------------------------------------
-    def _observe_placing(self, seen: BoardView, timestamp: float, hidden=frozenset()) -> None:
-        game = self._game
-        placed = BoardView.of_position(game.position).masked(hidden)
+    def _observe_placing(self, snap: Snapshot, seen: BoardView, timestamp: float, hidden=frozenset()) -> None:
+        placed = BoardView.of_position(snap.position).masked(hidden)
         if seen == placed:
             self._board_is_right()
             return
-        new = [(label[1:], cell) for label, cell in seen.hunters if label.startswith("?")]
-        rest = BoardView(seen.mammoth, frozenset(h for h in seen.hunters if not h[0].startswith("?")), seen.traps)
-        if len(new) == 1 and rest == placed:
-            label, cell = new[0]
-            player = game.next_to_place()
+        player = snap.next_to_place
+        arrived = [(who, cell) for who, cell in seen.hunters - placed.hunters
+                   if who.startswith("?") or who == player]
+        rest = BoardView(seen.mammoth, seen.hunters - frozenset(arrived), seen.traps)
+        if len(arrived) == 1 and rest == placed:
+            who, cell = arrived[0]
             try:
-                game.place_hunter(player, cell)
-            except engine.IllegalAction as exc:
+                self.table.place_hunter(player, cell, source="camera")
+            except CommandError as exc:
                 self._report("illegal_placement", exc.message, [cell], timestamp, hunter=player)
                 return
-            self.label_to_player[label] = player
-            self.placements.append({"hunter": player, "cell": CELL_NAMES[cell], "label": label})
+            if who.startswith("?"):
+                self.label_to_player[who[1:]] = player
+            self._proposed()
             self._board_is_right()
-            if game.phase == "play":
-                # Cards in hand are unseen: the engine then allows any card value.
-                self.position = game.position.with_(hands=None)
-                self.phase = "playing"
             return
         self._report("unrecognised_change",
-                     f"expected {game.next_to_place()}'s hunter to be placed on an outer cell, nothing else",
+                     f"expected {player}'s hunter to be placed on an outer cell, nothing else",
                      placed.changed_cells(seen), timestamp)
 
     # -- play -------------------------------------------------------------------------
     def candidates(self) -> list[Candidate]:
-        """Every complete resolution of every legal action from the current position."""
-        if self._candidates is None:
-            found = []
-            for action, choices, outcome in self._successors():
-                path = frozenset()
-                if isinstance(action, engine.Move):
-                    start = self.position.hunters[action.hunter]
-                    path = frozenset(RAYS[start][engine.hexgrid.DIRECTION_INDEX[action.direction]][:action.distance])
-                view = BoardView.of_position(outcome.position)
-                arrived = frozenset(p for p, cell in view.hunters if self.position.hunters.get(p) != cell)
-                changed = frozenset(BoardView.of_position(self.position).changed_cells(view))
-                found.append(Candidate(action, tuple(choices), outcome, view, path, arrived, changed))
-            self._candidates = found
-        return self._candidates
+        """Every complete resolution of every legal action from the table's position."""
+        snap = self.table.snapshot()
+        position = snap.position.with_(hands=None)
+        if self._candidates is None or self._candidates[:2] != (position, snap.variants):
+            def on_error(message):
+                self._report("engine_error", message, [], self._last_time)
+            self._candidates = (position, snap.variants, build_candidates(position, snap.variants, on_error))
+        return self._candidates[2]
 
-    def _successors(self):
-        """``engine.successors``, or the same walk one action at a time if it fails.
-
-        An engine error on one action (a bug, a variant it cannot resolve) must not cost
-        the game: the other actions are still recognised and the failure is reported.
-        """
-        try:
-            return list(engine.successors(self.position, self.variants))
-        except engine.EngineError:
-            pass
-        found = []
-        for action in engine.legal_actions(self.position, self.variants):
-            stack = [()]
-            while stack:
-                choices = stack.pop()
-                try:
-                    outcome = engine.apply_action(self.position, action, choices, self.variants)
-                except engine.EngineError as exc:
-                    self._report("engine_error", f"{engine.notation.action_to_text(action)}: {exc.message}",
-                                 [], self._last_time)
-                    continue
-                if outcome.needs is None:
-                    found.append((action, choices, outcome))
-                else:
-                    stack.extend(choices + ((outcome.needs.hunter, option),) for option in outcome.needs.options)
-        return found
-
-    def _observe_playing(self, seen: BoardView, timestamp: float, hidden=frozenset()) -> None:
+    def _observe_playing(self, snap: Snapshot, seen: BoardView, timestamp: float, hidden=frozenset()) -> None:
         """Match a stable board; tokens on ``hidden`` (unreadable) cells are unknown.
 
-        A resolution is only committed when every cell it changes is readable.
+        A resolution is only proposed when every cell it changes is readable.
         """
-        before = BoardView.of_position(self.position).masked(hidden)
+        position = snap.position
+        before = BoardView.of_position(position).masked(hidden)
         if seen == before:
             self._pending, self._mover_trail = [], set()
             self._board_is_right()
             return
-        mover = self.position.to_move
+        mover = position.to_move
         at = seen.hunter_cells().get(mover)
-        if at is not None and at != self.position.hunters.get(mover):
+        if at is not None and at != position.hunters.get(mover):
             self._mover_trail.add(at)
         candidates = self.candidates()
         # A mover who vanishes was eliminated on his way only if he was seen on it:
@@ -505,14 +643,14 @@ class GameTracker:
             # Several resolutions can leave the same board (a mover eliminated whatever
             # his card): prefer one the board was already seen heading to.
             preferred = [c for c in exact if any(c.action == p.action for p in self._pending)]
-            self._commit((preferred or exact)[0], timestamp)
+            self._propose(snap, (preferred or exact)[0], timestamp)
             return
         progress = [c for c in candidates if c.allows_progress(before, seen, hidden)]
         if progress:
             self._pending = progress
             self._board_is_right()
             return
-        self._report_unexplained(before, seen, timestamp)
+        self._report_unexplained(snap, before, seen, timestamp)
 
     @staticmethod
     def _hunter_maybe_in_hand(exact, candidates, before: BoardView, seen: BoardView, hidden) -> bool:
@@ -536,25 +674,23 @@ class GameTracker:
             return True
         return bool(self._mover_trail & candidate.mover_path)
 
-    def _commit(self, candidate: Candidate, timestamp: float) -> None:
-        outcome = candidate.outcome
+    def _propose(self, snap: Snapshot, candidate: Candidate, timestamp: float) -> bool:
+        """Propose a turn to the table (engine values, validated there once)."""
+        index = snap.entries
+        try:
+            self.table.play(candidate.action, candidate.choices, source="camera")
+        except CommandError as exc:
+            self._report("refused", exc.message, sorted(candidate.changed), timestamp, rule=exc.rule)
+            return False
+        self._times[index] = round(timestamp, 3)
+        self._proposed()
         self._mover_trail = set()
-        self.history.append(self.position)
-        self.actions.append({
-            "action": engine.action_to_json(candidate.action),
-            "choices": engine.choices_to_json(candidate.choices),
-            "events": outcome.events,
-            "time": round(timestamp, 3),
-        })
-        self.position = outcome.position
-        self._candidates = None
         self._pending = []
         self._board_is_right()
-        if outcome.winner is not None:
-            self.winner = outcome.winner
-            self.phase = "over"
+        return True
 
-    def _report_unexplained(self, before: BoardView, seen: BoardView, timestamp: float) -> None:
+    def _report_unexplained(self, snap: Snapshot, before: BoardView, seen: BoardView, timestamp: float) -> None:
+        position = snap.position
         reference = before
         if self._pending:
             # Mid-flight, say what is wrong against the nearest board the flight allows.
@@ -566,9 +702,9 @@ class GameTracker:
                                  and seen.traps == before.traps and set(new) == set(old))
         if only_one_hunter_moved:
             player = moved[0]
-            if player != self.position.to_move:
-                self._report("out_of_turn", f"{player} moved but it is {self.position.to_move}'s turn "
-                             f"(confirm a pass if {self.position.to_move} passed)", cells, timestamp,
+            if player != position.to_move:
+                self._report("out_of_turn", f"{player} moved but it is {position.to_move}'s turn "
+                             f"(confirm a pass if {position.to_move} passed)", cells, timestamp,
                              hunter=player)
                 return
             line = straight_move(old[player], new[player])
@@ -577,7 +713,7 @@ class GameTracker:
                 rule = "move.straight"
             else:
                 try:
-                    engine.check_action(self.position, engine.Move(player, *line), self.variants)
+                    engine.check_action(position.with_(hands=None), engine.Move(player, *line), snap.variants)
                     message, rule = "this move is legal but the board does not show its result", ""
                 except engine.IllegalAction as exc:
                     message, rule = exc.message, exc.rule
@@ -586,57 +722,74 @@ class GameTracker:
         self._report("unrecognised_change", "the board shows a change no legal action explains",
                      cells, timestamp)
 
+    def _explained_after(self, position: engine.Position, variants, observation: Observation) -> bool:
+        """Would the board seen last be explained from ``position`` (the game after a pass)?"""
+        seen = self._view_of(observation)
+        hidden = frozenset(observation.occluded_cells)
+        before = BoardView.of_position(position).masked(hidden)
+        if seen == before or before.explains(seen):
+            return True
+        for c in build_candidates(position, variants):
+            view = c.view.masked(hidden)
+            if view == seen or view.explains(seen, on_top=c.arrived) or c.allows_progress(before, seen, hidden):
+                return True
+        return False
+
     # -- buttons ------------------------------------------------------------------------
     def confirm_pass(self, card: int | None = None) -> dict:
         """The player to move discards and passes (button or web page); returns the action.
 
-        Refused (``TrackerError``) outside play, while a move is on its way, and while
-        the board shows a change that neither the pass nor a move after it explains; if
-        the board already shows the next player's move, it is matched at once.
+        Refused (``TrackerError``) outside play, while the board disagrees with the game,
+        while a move is on its way, and while the board shows a change that neither the
+        pass nor a move after it explains; if the board already shows the next player's
+        move, it is matched at once.
         """
-        if self.phase != "playing":
-            raise TrackerError(f"no pass can be confirmed now: the tracker is in its {self.phase} phase")
+        snap = self._sync()
+        if snap.phase != "play":
+            raise TrackerError(f"no pass can be confirmed now: the tracker is in its {PHASES[snap.phase]} phase")
+        if not self._in_step:
+            raise TrackerError("the board differs from the game: put it right first, then confirm the pass")
+        position = snap.position.with_(hands=None)
         if self._pending:
-            raise TrackerError(f"{self.position.to_move} has started a move: finish it or put it back first")
-        action = engine.Pass(self.position.to_move, card)
+            raise TrackerError(f"{position.to_move} has started a move: finish it or put it back first")
+        action = engine.Pass(position.to_move, card)
         try:
-            outcome = engine.apply_action(self.position, action, (), self.variants)
+            outcome = engine.apply_action(position, action, (), snap.variants)
         except engine.IllegalAction as exc:
             raise TrackerError(exc.message) from exc
-        reported_before = self._last_reported
-        self._commit(Candidate(action, (), outcome, BoardView.of_position(outcome.position), frozenset()),
-                     self._last_time)
+        observation = self._last_observation
+        if observation is not None and not self._explained_after(outcome.position, snap.variants, observation):
+            # The camera may not have seen this player's own move yet: a pass on top of
+            # it would be a wrong commit.
+            raise TrackerError("the board shows a change the game cannot explain yet: "
+                               "put it right (or let the camera see the move), then confirm the pass")
+        index = snap.entries
+        try:
+            self.table.play(action, (), source="buttons")
+        except CommandError as exc:
+            raise TrackerError(exc.message) from None
+        self._times[index] = round(self._last_time, 3)
+        self._proposed()
         passed = self.actions[-1]
-        if self.phase == "playing" and self._last_observation is not None:
+        after = self.table.snapshot()
+        if after.phase == "play" and observation is not None:
             # The board may already show the next player's move (pass pressed late).
-            reports = len(self.reports)
-            self._observe_playing(self._view_of(self._last_observation), self._last_time,
-                                  frozenset(self._last_observation.occluded_cells))
-            if self._last_reported is not None and self.actions[-1] is passed:
-                # Neither the pass nor a move after it explains the board: the camera
-                # may not have seen this player's own move yet. A pass on top of that
-                # would be a wrong commit, so take it back and ask for the board first.
-                del self.reports[reports:]
-                self.undo()
-                self._last_reported = reported_before
-                raise TrackerError("the board shows a change the game cannot explain yet: "
-                                   "put it right (or let the camera see the move), then confirm the pass")
+            self._observe_playing(after, self._view_of(observation), self._last_time,
+                                  frozenset(observation.occluded_cells))
         return passed
 
     def undo(self) -> dict | None:
-        """Take back the last committed action (a wrong commit, or a pass pressed by mistake).
-
-        The board must then be put back as it was; returns the action taken back.
-        """
-        if not self.history:
+        """Ask the table to take back its last turn (a wrong commit, a pass pressed by
+        mistake); the board must then be put back before tracking goes on. Returns the
+        turn taken back, or ``None`` when there is none."""
+        actions = self.actions
+        if not actions or self.table.game is None:
             return None
-        self.position = self.history.pop()
-        self.winner = None
-        self.phase = "playing"
-        self._candidates = None
-        self._pending, self._mover_trail = [], set()
-        self._board_is_right()
-        return self.actions.pop()
+        entries = self.table.game.entries()
+        if "action" not in entries[-1]:
+            return None
+        self.table.undo(source="camera")
+        return actions[-1]
 
     # -- status -------------------------------------------------------------------------
     def waiting_for(self) -> dict | None:
@@ -652,15 +805,17 @@ class GameTracker:
                 "hunters": {p: _names(cells) for p, cells in hunters.items()}}
 
     def to_json(self) -> dict:
+        snap = self.table.snapshot()
         tiles = None
-        if self.tiles is not None:
-            tiles = {CELL_NAMES[i]: t.value for i, t in enumerate(self.tiles)}
+        if snap.tiles is not None:
+            tiles = {CELL_NAMES[i]: t.value for i, t in enumerate(snap.tiles)}
+        position = snap.position.with_(hands=None) if snap.phase in ("play", "over") else None
         return {
             "tiles": tiles,
-            "placements": list(self.placements),
-            "actions": list(self.actions),
-            "position": engine.position_to_json(self.position) if self.position is not None else None,
-            "winner": self.winner,
-            "phase": self.phase,
+            "placements": self.placements,
+            "actions": self.actions,
+            "position": engine.position_to_json(position) if position is not None else None,
+            "winner": snap.winner,
+            "phase": PHASES[snap.phase],
             "reports": list(self.reports),
         }

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from companion_web import GameHub  # noqa: E402
 from engine import action_to_json, choices_to_json  # noqa: E402
 from engine.game import Game  # noqa: E402
-from maamut.bots import Bot  # noqa: E402
+from sim.bots import Bot  # noqa: E402
 from maamut.journal import Journal  # noqa: E402
 from maamut.table import TableGame  # noqa: E402
 

@@ -7,7 +7,7 @@ import cv2
 from maamut.app import Companion
 from maamut.config import Config
 from maamut.serve import CameraLoop
-from vision.tracker_bench import render_frames, script_game
+from sim.tracker_bench import render_frames, script_game
 
 
 def _record(folder, script):

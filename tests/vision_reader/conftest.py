@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.calibration import learn
-from vision.render import Kit, random_layout, render_frame, setup_scenes
+from sim.render import Kit, random_layout, render_frame, setup_scenes
 
 
 class RenderedSet:

@@ -7,7 +7,7 @@ import pytest
 from engine.hexgrid import NUM_CELLS
 from vision.calibration import Calibration, CalibrationError, learn
 from vision.colour import to_lab
-from vision.render import render_frame
+from sim.render import render_frame
 
 from .conftest import RenderedSet
 

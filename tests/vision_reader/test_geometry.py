@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from vision.geometry import BoardLocator, CELL_CENTRES, marker_corners_board, project
-from vision.render import Kit, random_scene, render_frame
-from vision.render_palette import random_look
+from sim.render import Kit, random_scene, render_frame
+from sim.render_palette import random_look
 
 
 @pytest.mark.parametrize("seed", [31, 32, 33, 34])
@@ -25,7 +25,7 @@ def test_cells_are_located_within_a_pixel_or_two_at_any_rotation_and_tilt(seed):
 def test_cells_are_located_to_a_fiftieth_of_a_tile_under_any_lamp(seed):
     # Corners found at half size are refined on the full image: without that, the far
     # side of the board drifted enough to push tile-ring samples off their tiles.
-    from vision.render_bench import relit
+    from sim.vision_bench import relit
     rng = np.random.default_rng(seed)
     kit = Kit.random(rng)
     image, truth = render_frame(random_scene(rng), kit.palette, relit(kit, rng), rng)

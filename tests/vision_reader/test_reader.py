@@ -6,8 +6,8 @@ import pytest
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 from vision.reader import BoardReader, observation_to_json
-from vision.render import Scene, own_colour_stacks, random_hand, random_scene
-from vision.render_bench import relit, wrong_cells
+from sim.render import Scene, own_colour_stacks, random_hand, random_scene
+from sim.vision_bench import relit, wrong_cells
 
 
 def _check(obs, scene):
@@ -96,9 +96,9 @@ def test_json_form_uses_cell_names_and_gives_a_confidence_per_cell(rendered_set)
 
 def test_tokens_put_down_off_centre_are_still_read(monkeypatch):
     """Players are sloppy: tokens up to 0.1 tile radii off centre on each axis."""
-    import vision.render
+    import sim.render
     from .conftest import RenderedSet
-    monkeypatch.setattr(vision.render, "PLACEMENT_JITTER", 0.10)
+    monkeypatch.setattr(sim.render, "PLACEMENT_JITTER", 0.10)
     s = RenderedSet(20020)
     reader = BoardReader(s.calibration)
     scene = random_scene(s.rng, tiles=s.tiles, n_hunters=4, n_traps=12)

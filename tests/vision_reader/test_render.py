@@ -3,8 +3,8 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NUM_CELLS, RING, ring
 from vision.geometry import CELL_CENTRES, preserves_handedness, project
-from vision.render import Kit, camera_homography, random_hand, random_layout, random_scene, render_frame, setup_scenes
-from vision.render_palette import delta_e, random_palette
+from sim.render import Kit, camera_homography, random_hand, random_layout, random_scene, render_frame, setup_scenes
+from sim.render_palette import delta_e, random_palette
 
 
 def test_layouts_follow_the_setup_rules():

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import engine
-from vision import tracker_bench
+from sim import tracker_bench
 from vision.calibration import learn
 from vision.track_commands import register_track
 

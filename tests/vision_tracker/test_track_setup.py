@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vision.render import Kit, random_hand, random_layout, render_frame, setup_scenes
+from sim.render import Kit, random_hand, random_layout, render_frame, setup_scenes
 from vision.track_setup import SetupLearner
 
 

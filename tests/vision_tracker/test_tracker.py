@@ -194,12 +194,20 @@ def test_the_mammoth_falling_into_a_trap_ends_the_game_for_the_trap_owner(tracke
     assert tracker.actions[-1]["events"][-1]["type"] == "game_over"
 
 
-def test_undo_takes_back_the_last_action(tracker):
+def test_undo_takes_back_the_last_action_and_waits_for_the_board_to_be_put_back(tracker):
+    before = tracker.position
     tracker.observe(board({"red": "-1,0", "blue": "3,0"}))
-    before = tracker.history[-1]
     assert tracker.undo()["action"]["type"] == "move"
     assert tracker.position == before and tracker.actions == []
     assert tracker.undo() is None
+    # The board still shows the move: it is not committed again, the hunter is marked.
+    tracker.observe(board({"red": "-1,0", "blue": "3,0"}, t=1))
+    assert tracker.actions == [] and tracker.reports[-1]["type"] == "board_differs"
+    assert {m["cell"] for m in tracker.table.marks()} == {"-3,0", "-1,0"}
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}, t=2))
+    assert tracker.in_step and tracker.table.marks() == []
+    tracker.observe(board({"red": "-2,0", "blue": "3,0"}, t=3))
+    assert last_action(tracker) == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
 
 
 def test_frames_under_a_hand_never_commit_even_a_legal_board():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from vision import tracker_bench
+from sim import tracker_bench
 from vision.stability import StabilityFilter
 from vision.tracker import GameTracker, TrackerError
 

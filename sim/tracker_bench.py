@@ -27,9 +27,9 @@ import engine
 from engine.game import Game
 from engine.hexgrid import CENTRE, NUM_CELLS, parse_cell
 
-from .observation import Observation
-from .stability import StabilityFilter
-from .tracker import GameTracker, TrackerError
+from vision.observation import Observation
+from vision.stability import StabilityFilter
+from vision.tracker import GameTracker, TrackerError
 
 PLAYER_NAMES = ("Ada", "Bo", "Cy", "Di")
 
@@ -286,9 +286,25 @@ def track(script: GameScript, stream, required: int = 5) -> GameTracker:
     return tracker
 
 
+def tracked_positions(tracker: GameTracker) -> list:
+    """The position after each turn of the table's game (cards in hand left out)."""
+    game = tracker.table.game
+    if game is None:
+        return []
+    replay = Game.replay(game.record_lines()[:1])
+    positions = []
+    for entry in game.entries():
+        if "place" in entry:
+            replay.place_hunter(entry["place"], parse_cell(entry["cell"]))
+        else:
+            replay.play(engine.action_from_json(entry["action"]), engine.choices_from_json(entry.get("choices")))
+            positions.append(replay.position.with_(hands=None))
+    return positions
+
+
 def compare(script: GameScript, tracker: GameTracker) -> dict:
     """How the tracked game compares with the game played: exact, and false commits."""
-    tracked = tracker.history[1:] + ([tracker.position] if tracker.history else [])
+    tracked = tracked_positions(tracker)
     false_commits = sum(1 for i, pos in enumerate(tracked) if i >= len(script.truth) or pos != script.truth[i])
     placements = [(p["hunter"], parse_cell(p["cell"])) for p in tracker.placements]
     exact = (placements == script.placements and tracker.tiles == script.tiles
@@ -392,7 +408,7 @@ def render_frames(script: GameScript, seed: int = 0, hold: int = 6, hand_frames:
 
 def track_rendered(script: GameScript, seed: int = 0, required: int = 3, **render_options):
     """Render the script, then learn the setup, read and track it like ``maamut track``."""
-    from .track_commands import TrackRun
+    from vision.track_commands import TrackRun
 
     run = TrackRun(script.players, required=required)
     for timestamp, frame, _ in render_frames(script, seed, **render_options):

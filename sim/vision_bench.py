@@ -17,9 +17,9 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from .calibration import learn
-from .observation import Observation
-from .reader import BoardReader
+from vision.calibration import learn
+from vision.observation import Observation
+from vision.reader import BoardReader
 from .render import Kit, Scene, own_colour_stacks, random_hand, random_layout, random_scene, render_frame, setup_scenes
 from .render_palette import (HELD_OUT_HUNTER_SHAPES, HELD_OUT_TRAP_SHAPES, HUNTER_SHAPES, TRAP_SHAPES,
                              random_look)
@@ -82,7 +82,7 @@ def occlusion_sequence(kit: Kit, scene: Scene, reader: BoardReader, rng, stabili
 def run_vision_bench(n_scenes: int = 200, seed: int = 1_000_000, n_sequences: int = 100) -> dict:
     cv2.setNumThreads(1)   # the target is one core
     try:
-        from .stability import StabilityFilter
+        from vision.stability import StabilityFilter
     except ImportError:     # the tracker's filter is not there: report raw false accepts
         StabilityFilter = None
     cells = boards_ok = wrong = 0

@@ -21,7 +21,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NUM_CELLS, RING, ring
 
-from .geometry import (ARUCO_DICTIONARY, BOARD_RADIUS, CELL_CENTRES, MARKER_IDS, MARKER_QUIET,
+from vision.geometry import (ARUCO_DICTIONARY, BOARD_RADIUS, CELL_CENTRES, MARKER_IDS, MARKER_QUIET,
                        MARKER_SIZE, board_outline, marker_centre, project)
 from .render_palette import Look, Palette, random_look, random_palette
 
@@ -99,7 +99,7 @@ def own_colour_stacks(rng: np.random.Generator, tiles: tuple, n_hunters: int = 4
     many lone traps of those colours (same colour in the core, told apart only by the
     hunter's outline).
 
-    >>> from vision.render import random_layout
+    >>> from sim.render import random_layout
     >>> rng = np.random.default_rng(1)
     >>> scene = own_colour_stacks(rng, random_layout(rng), 2)
     >>> all(scene.traps[cell] == label for label, cell in scene.hunters.items()), len(scene.traps)

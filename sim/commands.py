@@ -1,0 +1,118 @@
+"""``maamut render`` (synthetic camera frames with ground truth) and ``maamut bench vision``.
+
+The simulation's own commands: product code never imports them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+
+def _fail(message: str) -> int:
+    print(f"maamut: {message}", file=sys.stderr)
+    return 2
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("render", help="draw synthetic camera frames with ground truth")
+    p.add_argument("--seed", type=int, default=0, help="scene seed (palette, layout, camera, positions)")
+    p.add_argument("--out", required=True, help="folder to write PNG frames and truth.json into")
+    p.add_argument("--frames", type=_positive, default=1, help="random positions to draw after the setup frames")
+    p.add_argument("--hunters", type=int, choices=range(1, 5), default=4, help="hunters placed at setup")
+    p.add_argument("--hands", type=float, default=0.0, help="share of position frames with a hand over the board")
+    p.add_argument("--mirror", action="store_true", help="mirror the frames, as some webcams do")
+    p.add_argument("--max-tilt", type=float, default=25.0, help="largest camera tilt, degrees")
+    p.set_defaults(handler=run_render)
+
+
+
+def register_bench(bench_subparsers) -> None:
+    p = bench_subparsers.add_parser("vision", help="read rendered scenes on unseen seeds; print accuracy and speed")
+    p.add_argument("--scenes", type=_positive, default=200)
+    p.add_argument("--occlusion-sequences", type=int, default=None,
+                   help="hand-over-the-board sequences for false_commits (default: one per 2 scenes)")
+    p.add_argument("--seed", type=int, default=1_000_000, help="first seed (tests use seeds below 100000)")
+    p.add_argument("--games", type=int, default=0,
+                   help="also render whole games frame by frame and track them (about a minute each)")
+    p.add_argument("--game-turns", type=int, default=12, help="turns per rendered game")
+    p.add_argument("--stacks", type=int, default=50,
+                   help="also read this many scenes where every hunter stands on a trap of his own colour")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(handler=run_bench)
+
+
+
+# --- handlers -----------------------------------------------------------------------
+
+def run_render(args) -> int:
+    import cv2
+    import numpy as np
+
+    from engine.hexgrid import cell_name
+
+    from .render import Kit, random_hand, random_layout, random_scene, render_frame, setup_scenes
+    from .render_palette import random_look
+
+    try:
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as exc:
+        return _fail(f"cannot create {args.out}: {exc.strerror}")
+    if not 0 <= args.hands <= 1:
+        return _fail("--hands must be between 0 and 1")
+    rng = np.random.default_rng(args.seed)
+    kit = Kit(Kit.random(rng).palette, random_look(rng, max_tilt_deg=args.max_tilt))
+    tiles = random_layout(rng)
+    truth = {"seed": args.seed, "tiles": {cell_name(i): t for i, t in enumerate(tiles)},
+             "palette": {"hunter_shape": kit.palette.hunter_shape, "trap_shape": kit.palette.trap_shape,
+                         "mammoth_shape": kit.palette.mammoth_shape},
+             "setup": [], "frames": []}
+    for index, scene in enumerate(setup_scenes(tiles, rng, args.hunters)):
+        name = f"setup-{index}.png"
+        image, _ = render_frame(scene, kit.palette, kit.nudged(rng), rng, mirror=args.mirror)
+        cv2.imwrite(os.path.join(args.out, name), image)
+        truth["setup"].append({"file": name, **scene.to_json()})
+    for index in range(args.frames):
+        scene = random_scene(rng, tiles=tiles, n_hunters=args.hunters)
+        hand = random_hand(rng) if rng.random() < args.hands else None
+        image, info = render_frame(scene, kit.palette, kit.nudged(rng), rng, hand=hand, mirror=args.mirror)
+        name = f"frame-{index:03d}.png"
+        cv2.imwrite(os.path.join(args.out, name), image)
+        truth["frames"].append({"file": name, **scene.to_json(),
+                                "occluded_cells": [cell_name(c) for c in info["occluded_cells"]]})
+    with open(os.path.join(args.out, "truth.json"), "w", encoding="utf-8") as fh:
+        json.dump(truth, fh, indent=1)
+    print(f"wrote {len(truth['setup'])} setup frames and {args.frames} position frames to {args.out}")
+    return 0
+
+
+
+def run_bench(args) -> int:
+    from .vision_bench import run_vision_bench
+    sequences = args.scenes // 2 if args.occlusion_sequences is None else args.occlusion_sequences
+    result = run_vision_bench(args.scenes, args.seed, sequences)
+    if args.stacks:
+        from .vision_bench import run_stack_bench
+        # Their own seed range (scenes + 500 000), away from the scenes' and the tests'.
+        result.update(run_stack_bench(args.stacks, args.seed + 500_000))
+    if args.games:
+        from .tracker_bench import run as track_games
+
+        games = track_games(args.games, seed=args.seed, rendered=True, max_turns=args.game_turns)
+        result["games_tracked_exactly"] = games["tracked_exactly_ratio"]
+        result["games"] = games["games"]
+        result["false_commits"] += games["false_commits"]
+    if args.json:
+        print(json.dumps(result, indent=1))
+    else:
+        for key, value in result.items():
+            print(f"{key}: {value}")
+    return 0
