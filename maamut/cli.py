@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "companion_web.commands",
     "maamut.app_commands",
     "sim.commands",
+    "ostby_mammut.commands",
 )
 
 
