@@ -194,6 +194,24 @@ def _check_tiles(tiles, field_name: str) -> dict:
     return dict(counter(tiles))
 
 
+def _regular_steals(state: Sharing, player: str) -> list:
+    out = []
+    for victim in state.players:
+        if victim == player:
+            continue
+        for i, lot in enumerate(state.lots[victim]):
+            n = sum(lot.values())
+            if n > 1 or state.variants.single_tile_steal == "allowed":
+                out.append((victim, i, n))
+    return out
+
+
+def _stuck(state: Sharing, player: str) -> bool:
+    """Two players: an empty middle and only single-tile lots to rob (ruling «Nowhere to act»)."""
+    return (state.lots_needed == 2 and state.pool_size() == 0 and not _regular_steals(state, player)
+            and not (state.moves == 0 and player == state.start))
+
+
 def _next_player(state: Sharing, after: str) -> str | None:
     n = len(state.players)
     i = state.players.index(after)
@@ -272,13 +290,18 @@ def _steal(state: Sharing, action: Steal) -> Outcome:
     lot = victim_lots[action.lot]
     size = sum(lot.values())
     n_back = sum(give.values())
-    if size == 1 and state.variants.single_tile_steal == "forbidden":
+    if size == 1 and _stuck(state, action.player):
+        if n_back:
+            raise _ill("share.two_stuck", "with nothing else to do, the single tile is kept: nothing goes back",
+                       "faute d'autre choix, la tuile unique est gardée : rien ne retourne au milieu")
+    elif size == 1 and state.variants.single_tile_steal == "forbidden":
         raise _ill("share.steal_single", f"{action.victim} holds a single tile: robbing him would leave the thief nothing",
                    f"{action.victim} n'a qu'une tuile : le voler ne laisserait rien au voleur")
-    if n_back < 1:
+    stuck = size == 1 and _stuck(state, action.player)
+    if n_back < 1 and not stuck:
         raise _ill("share.steal", "at least one of the taken tiles goes back to the middle",
                    "au moins une des tuiles prises retourne au milieu")
-    if state.variants.steal_return == "exactly_one" and n_back != 1:
+    if state.variants.steal_return == "exactly_one" and n_back != 1 and not stuck:
         raise _ill("share.steal_return", "under the exactly-one variant a single tile goes back",
                    "avec la variante « exactement une », une seule tuile retourne au milieu")
     if n_back > max(size - 1, 1):
@@ -409,15 +432,12 @@ def options(state: Sharing) -> dict:
     first = state.moves == 0 and p == state.start
     steals = []
     if not first:
-        for victim in state.players:
-            if victim == p:
-                continue
-            for i, lot in enumerate(state.lots[victim]):
-                n = sum(lot.values())
-                if n == 1 and state.variants.single_tile_steal == "forbidden":
-                    continue
-                high = 1 if state.variants.steal_return == "exactly_one" else max(n - 1, 1)
-                steals.append({"victim": victim, "lot": i, "size": n, "give_back_min": 1, "give_back_max": high})
+        for victim, i, n in _regular_steals(state, p):
+            high = 1 if state.variants.steal_return == "exactly_one" else max(n - 1, 1)
+            steals.append({"victim": victim, "lot": i, "size": n, "give_back_min": 1, "give_back_max": high})
+        if _stuck(state, p):
+            steals = [{"victim": q, "lot": i, "size": 1, "give_back_min": 0, "give_back_max": 0}
+                      for q in state.players if q != p for i, _ in enumerate(state.lots[q])]
     last = state.is_last(p)
     cards = None
     if state.hands is not None:
