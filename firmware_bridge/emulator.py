@@ -21,7 +21,8 @@ import tty
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRMWARE_DIR = ROOT / "hardware" / "firmware"
+#: The firmware's own sources: package data, so an installed (non-editable) copy has them.
+FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
 #: Host modules the firmware imports unchanged (copied next to main.py).
 SHARED_MODULES = ("protocol.py", "render.py")
 

@@ -10,6 +10,11 @@ Two layers:
   (never blocks on the serial port); intermediate states that were superseded
   before they could be sent are skipped.  When the port fails the worker closes
   it, looks for the board again and, once it is back, restores the whole state.
+
+Nothing the board sends can stop the worker: a frame that fails its checks (bad
+COBS or CRC, or a reply whose payload is too short for its type) is dropped and
+counted in ``stats["bad_frames"]``, and any unexpected error in the worker is
+logged, counted in ``stats["worker_errors"]`` and answered by reconnecting.
 """
 
 from __future__ import annotations
@@ -33,6 +38,21 @@ PICO_PID = 0x0005  # MicroPython's USB CDC on the RP2040
 
 #: The reply each command is answered with when it succeeds (ACK for all others).
 EXPECTED_REPLY = {p.PING: p.PONG, p.GET_PIXELS: p.PIXELS}
+
+
+def _check_pixels(payload: bytes) -> None:
+    if not payload or (len(payload) - 1) % 3:
+        raise p.ProtocolError("PIXELS payload of %d bytes" % len(payload))
+
+
+#: Replies whose payload has a fixed shape: the check raises ProtocolError if it is
+#: wrong, and such a reply is dropped like a frame with a bad CRC.
+REPLY_CHECKS = {p.PONG: p.parse_info, p.HELLO: p.parse_info, p.PIXELS: _check_pixels}
+
+
+def new_stats() -> dict:
+    """Counters of what went wrong on a link (shared by its successive clients)."""
+    return {"bad_frames": 0, "worker_errors": 0}
 
 
 class LinkError(IOError):
@@ -75,8 +95,10 @@ class FirmwareClient:
     """Request/response over an open serial port; not thread-safe (one owner)."""
 
     def __init__(self, port: serial.Serial, timeout: float = 0.5, retries: int = 3,
-                 nak_grace: float = 0.15):
+                 nak_grace: float = 0.15, stats: dict | None = None):
         self.port = port
+        #: ``bad_frames``: frames dropped because they failed a check.
+        self.stats = stats if stats is not None else new_stats()
         self.nak_grace = nak_grace
         self.timeout = timeout
         self.retries = retries
@@ -95,16 +117,33 @@ class FirmwareClient:
         self.seq = self.seq % 255 + 1
         return self.seq
 
+    def _bad_frame(self, why) -> None:
+        self.stats["bad_frames"] = self.stats.get("bad_frames", 0) + 1
+        log.debug("dropped a bad frame from the controller: %s", why)
+
     def _read_frames(self, deadline):
-        """Yield decoded frames until ``deadline()`` (re-read each time) passes."""
+        """Yield checked frames until ``deadline()`` (re-read each time) passes.
+
+        Frames that fail a check (COBS, CRC, length, a PONG/HELLO/PIXELS payload
+        of the wrong shape) are dropped and counted, never yielded.
+        """
         while True:
             waiting = self.port.in_waiting
             data = self.port.read(waiting or 1)
-            for block in self.reader.feed(data):
+            overflows = self.reader.overflows
+            blocks = self.reader.feed(data)
+            for _ in range(self.reader.overflows - overflows):
+                self._bad_frame("longer than any frame")
+            for block in blocks:
                 try:
-                    yield p.decode_frame(block)
-                except p.ProtocolError:
-                    log.debug("dropped a damaged frame from the controller")
+                    kind, seq, payload = p.decode_frame(block)
+                    check = REPLY_CHECKS.get(kind)
+                    if check is not None:
+                        check(payload)
+                except p.ProtocolError as exc:
+                    self._bad_frame(exc)
+                    continue
+                yield kind, seq, payload
             if time.monotonic() >= deadline():
                 return
 
@@ -273,6 +312,9 @@ class SerialLink:
         self.last_error: str | None = None
         self.acked = 0
         self.last_ack_latency: float | None = None
+        #: ``bad_frames``: frames from the board dropped because they failed a check;
+        #: ``worker_errors``: unexpected errors the worker survived by reconnecting.
+        self.stats = new_stats()
         self._wanted = WantedState()
         self._wanted_version = 0
         self._wanted_since = time.monotonic()
@@ -382,7 +424,7 @@ class SerialLink:
                 self._status(False, "cannot open %s: %s" % (other, exc2))
                 return False
             name = other
-        client = FirmwareClient(port, self.timeout, self.retries)
+        client = FirmwareClient(port, self.timeout, self.retries, stats=self.stats)
         try:
             port.reset_input_buffer()
             self.info = client.ping()
@@ -390,6 +432,9 @@ class SerialLink:
             port.close()
             self._status(False, "no answer on %s: %s" % (name, exc))
             return False
+        except BaseException:
+            port.close()  # opened exclusively: left open, no later attempt could open it
+            raise
         self.client = client
         self._sent = None  # unknown: restore everything
         self._applied_version = -1
@@ -434,62 +479,100 @@ class SerialLink:
         self._sent = wanted
 
     def _run(self) -> None:
+        """The worker: :meth:`_step` over and over; nothing it raises ends the thread."""
+        failures = 0
+        acked_at_failure = -1
         while True:
-            with self._cond:
-                if self._stop:
-                    return
-                jobs, self._jobs = self._jobs, []
-            if self.client is None and not self._connect():
-                for _fn, box, done in jobs:
-                    box["error"] = LinkError(self.last_error or "not connected")
-                    done.set()
-                with self._cond:
-                    self._cond.wait(self.reconnect_s)
-                continue
+            jobs: list = []
             try:
-                for fn, box, done in jobs:
-                    try:
-                        box["value"] = fn(self.client)
-                    except Exception as exc:
-                        box["error"] = exc
-                        if not isinstance(exc, CommandRefused) and isinstance(
-                                exc, (LinkError, serial.SerialException, OSError)):
-                            raise
-                    finally:
+                if self._step(jobs):
+                    return
+            except Exception as exc:  # a bug or a surprise: log it, reconnect, carry on
+                self.stats["worker_errors"] += 1
+                log.exception("LED controller link: unexpected error, reconnecting")
+                for _fn, box, done in jobs:
+                    if not done.is_set():
+                        box["error"] = LinkError("controller link failed: %r" % exc)
                         done.set()
+                try:
+                    self._disconnect("unexpected error: %r" % exc)
+                except Exception:
+                    log.exception("LED controller link: could not even disconnect")
+                    self.client = None
+                    self._status(False, "unexpected error: %r" % exc)
+                # The same error again and again (nothing acknowledged in between)
+                # must not spin: wait longer each time, up to 5 s.
+                failures = failures + 1 if self.acked == acked_at_failure else 1
+                acked_at_failure = self.acked
+                deadline = time.monotonic() + min(5.0, self.reconnect_s * 2 ** (failures - 1))
                 with self._cond:
-                    version = self._wanted_version
-                    since = self._wanted_since
-                    # A HELLO seen in passing means the board rebooted without the
-                    # port going away (UART bridges, watchdog): repaint it.
-                    pending = version != self._applied_version or self.client.rebooted
-                    if pending:
-                        wanted = WantedState(self._wanted.pixels, list(self._wanted.animations),
-                                             self._wanted.brightness, self._wanted.idle_after_ms)
+                    while not self._stop and time.monotonic() < deadline:
+                        self._cond.wait(deadline - time.monotonic())
+                    if self._stop:
+                        return
+
+    def _step(self, jobs: list) -> bool:
+        """One round of the worker: connect, run jobs, push the state or keep alive.
+
+        Puts the requests it takes into ``jobs``, so that if it raises they can
+        still be answered.  Returns ``True`` once the link is closed.
+        """
+        with self._cond:
+            if self._stop:
+                return True
+            jobs[:], self._jobs = self._jobs, []
+        if self.client is None and not self._connect():
+            for _fn, box, done in jobs:
+                box["error"] = LinkError(self.last_error or "not connected")
+                done.set()
+            with self._cond:
+                self._cond.wait(self.reconnect_s)
+            return False
+        try:
+            for fn, box, done in jobs:
+                try:
+                    box["value"] = fn(self.client)
+                except Exception as exc:
+                    box["error"] = exc
+                    if not isinstance(exc, CommandRefused) and isinstance(
+                            exc, (LinkError, serial.SerialException, OSError)):
+                        raise
+                finally:
+                    done.set()
+            with self._cond:
+                version = self._wanted_version
+                since = self._wanted_since
+                # A HELLO seen in passing means the board rebooted without the
+                # port going away (UART bridges, watchdog): repaint it.
+                pending = version != self._applied_version or self.client.rebooted
                 if pending:
-                    try:
-                        self._push(wanted)
-                    except CommandRefused as exc:
-                        # Resending the same bad state would loop forever; keep
-                        # the link and wait for the next state instead.
-                        log.error("LED state not shown: %s", exc)
-                        self._sent = None
-                    with self._cond:
-                        self._applied_version = version
-                        self.acked += 1
-                        self.last_ack_latency = time.monotonic() - since
-                        self._cond.notify_all()
-                    continue
+                    wanted = WantedState(self._wanted.pixels, list(self._wanted.animations),
+                                         self._wanted.brightness, self._wanted.idle_after_ms)
+            if pending:
+                try:
+                    self._push(wanted)
+                except CommandRefused as exc:
+                    # Resending the same bad state would loop forever; keep
+                    # the link and wait for the next state instead.
+                    log.error("LED state not shown: %s", exc)
+                    self._sent = None
                 with self._cond:
-                    if (not self._stop and self._wanted_version == self._applied_version
-                            and not self._jobs):
-                        notified = self._cond.wait(self.keepalive_s)
-                    else:
-                        notified = True
-                if not notified:
-                    self.client.ping()  # keep the board out of its idle animation
-                    if self.client.rebooted:
-                        self.reboots_seen += 1
-            except (LinkError, serial.SerialException, OSError) as exc:
-                log.warning("LED controller link lost: %s", exc)
-                self._disconnect(str(exc))
+                    self._applied_version = version
+                    self.acked += 1
+                    self.last_ack_latency = time.monotonic() - since
+                    self._cond.notify_all()
+                return False
+            with self._cond:
+                if (not self._stop and self._wanted_version == self._applied_version
+                        and not self._jobs):
+                    notified = self._cond.wait(self.keepalive_s)
+                else:
+                    notified = True
+            if not notified:
+                self.client.ping()  # keep the board out of its idle animation
+                if self.client.rebooted:
+                    self.reboots_seen += 1
+        except (LinkError, serial.SerialException, OSError) as exc:
+            log.warning("LED controller link lost: %s", exc)
+            self._disconnect(str(exc))
+        return False

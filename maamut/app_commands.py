@@ -19,7 +19,7 @@ def _load(args):
     try:
         cfg = load_config(args.config)
     except ConfigError as exc:
-        print(f"maamut: configuration: {exc}", file=sys.stderr)
+        print(f"maamut: {args.config or 'configuration'}: {exc}", file=sys.stderr)
         return None
     if getattr(args, "port", None) is not None:
         cfg.web["port"] = args.port

@@ -8,16 +8,26 @@ Every key is optional; ``maamut config`` prints the defaults as a starting file.
 >>> cfg = parse_config('[web]\\nport = 9000\\n[game]\\nvariants = {flee_target = "empty"}')
 >>> cfg.web["port"], cfg.variants().flee_target
 (9000, 'empty')
+
+A value that cannot work is a :class:`ConfigError` naming the key, raised while the
+file is read (never later, half-way through starting the companion):
+
+>>> parse_config('[game]\\nplayers = "A, B"')
+Traceback (most recent call last):
+...
+maamut.config.ConfigError: [game] players: give 2 to 4 players as a list of tables, ... (got a string)
 """
 
 from __future__ import annotations
 
 import copy
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 
 from engine import Variants
+from engine.core import PLAYER_NAME
 
 DEFAULT_TEXT = """\
 # Mâamut table companion configuration. Every key is optional.
@@ -69,6 +79,16 @@ class ConfigError(ValueError):
     """The configuration file cannot be used; the message says which key and why."""
 
 
+LED_BACKENDS = ("auto", "firmware", "adalight", "simulated")
+PLAYER_KEYS = ("id", "name", "colour")
+PLAYERS_MESSAGE = ('[game] players: give 2 to 4 players as a list of tables, '
+                   'like [{ id = "A" }, { id = "B" }]')
+_HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
+_CAMERA_DEVICE = re.compile(r"(picamera|webcam)(:\d+)?|\d+")
+_TYPE_NAMES = {str: "a string", dict: "one table", int: "a number", float: "a number",
+               bool: "true/false"}
+
+
 @dataclass
 class Config:
     game: dict = field(default_factory=lambda: copy.deepcopy(DEFAULTS["game"]))
@@ -90,9 +110,86 @@ class Config:
 
     def players(self) -> list[dict]:
         players = self.game.get("players")
-        if not isinstance(players, list) or not 2 <= len(players) <= 4:
-            raise ConfigError("[game] players: list 2 to 4 players")
+        check_players(players)
         return players
+
+
+def check_players(players) -> None:
+    """2 to 4 tables with a unique ``id``, maybe a ``name`` and a ``colour`` (#rrggbb).
+
+    >>> check_players([{"id": "A", "colour": "red"}, {"id": "B"}])
+    Traceback (most recent call last):
+    ...
+    maamut.config.ConfigError: [game] players[1] colour: 'red' is not a colour like "#d62828"
+    >>> check_players([{"id": "A"}, {"id": "A"}])
+    Traceback (most recent call last):
+    ...
+    maamut.config.ConfigError: [game] players: id 'A' is given to players 1 and 2; each needs his own
+    """
+    if not isinstance(players, list):
+        raise ConfigError(f"{PLAYERS_MESSAGE} (got {_TYPE_NAMES.get(type(players), repr(players))})")
+    if not 2 <= len(players) <= 4:
+        raise ConfigError(f"{PLAYERS_MESSAGE} (got {len(players)})")
+    seen: dict[str, int] = {}
+    for number, player in enumerate(players, 1):
+        where = f"[game] players[{number}]"
+        if not isinstance(player, dict):
+            raise ConfigError(f"{where}: each player is a table like {{ id = \"A\", name = \"Ann\" }}, "
+                              f"not {player!r}")
+        unknown = sorted(set(player) - set(PLAYER_KEYS))
+        if unknown:
+            raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(PLAYER_KEYS)})")
+        if "id" not in player:
+            raise ConfigError(f"{where}: id is missing (a short name like \"A\", used in game records)")
+        ident = player["id"]
+        if not isinstance(ident, str) or not PLAYER_NAME.fullmatch(ident):
+            raise ConfigError(f"{where} id: {ident!r} must be 1 to 24 characters, no spaces and none of "
+                              "@ ; : ! , / > [ ] { } \"")
+        if ident in seen:
+            raise ConfigError(f"[game] players: id {ident!r} is given to players {seen[ident]} and {number}; "
+                              "each needs his own")
+        seen[ident] = number
+        name = player.get("name")
+        if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 40):
+            raise ConfigError(f"{where} name: {name!r} must be text of 1 to 40 characters")
+        colour = player.get("colour")
+        if colour is not None and not (isinstance(colour, str) and _HEX_COLOUR.fullmatch(colour)):
+            raise ConfigError(f"{where} colour: {colour!r} is not a colour like \"#d62828\"")
+
+
+def check_camera_source(source) -> None:
+    """``[camera] source``: a kind of camera, or a recording (folder of frames, video file)."""
+    if isinstance(source, int) and not isinstance(source, bool) and source >= 0:
+        return  # a webcam number
+    if source in ("auto", "none"):
+        return
+    text = source.strip() if isinstance(source, str) else None
+    if text and (_CAMERA_DEVICE.fullmatch(text) or os.path.exists(text)):
+        return
+    raise ConfigError(f"[camera] source: {source!r} is not auto, none, picamera[:N], webcam[:N], "
+                      "or an existing folder of frames or video file")
+
+
+def check_leds(leds: dict) -> None:
+    backend = leds.get("backend")
+    if backend not in LED_BACKENDS:
+        raise ConfigError(f"[leds] backend: {backend!r} is not one of {', '.join(LED_BACKENDS)}")
+    if leds.get("map") is not None:
+        from firmware_bridge.ledmap import LedMap
+
+        try:
+            LedMap.from_config(leds["map"])
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(f"[leds.map] {exc}") from None
+
+
+def check_buttons(buttons: dict) -> None:
+    from firmware_bridge.buttons import ButtonError, ButtonSettings
+
+    try:
+        ButtonSettings.from_config(buttons)
+    except (ButtonError, TypeError, ValueError) as exc:
+        raise ConfigError(f"[buttons] {str(exc).replace('buttons.', '')}") from None
 
 
 def parse_config(text: str, base_dir: str = ".") -> Config:
@@ -111,6 +208,10 @@ def parse_config(text: str, base_dir: str = ".") -> Config:
     if not isinstance(cfg.web.get("port"), int) or not 0 <= cfg.web["port"] < 65536:
         raise ConfigError("[web] port must be a port number")
     cfg.variants()
+    check_players(cfg.game.get("players"))
+    check_leds(cfg.leds)
+    check_buttons(cfg.buttons)
+    check_camera_source(cfg.camera.get("source"))
     return cfg
 
 

@@ -12,7 +12,15 @@ import os
 import tempfile
 import time
 
-import psutil
+try:
+    import psutil
+except ImportError:  # psutil comes with the optional [bench] extra only
+    def _psutil_missing(*_args, **_kwargs):
+        raise SystemExit("maamut bench soak measures memory with psutil, which is not installed: "
+                         "pip install 'maamut-companion[bench]'")
+
+    class psutil:  # noqa: N801 - stands in for the module until the soak needs it
+        Process = staticmethod(_psutil_missing)
 
 from .app import Companion
 from .config import Config

@@ -1,4 +1,4 @@
-"""The real firmware (hardware/firmware + shared modules) under MicroPython, driven by pyserial.
+"""The real firmware (firmware_bridge/firmware + shared modules) under MicroPython, driven by pyserial.
 
 Every test talks to the board only through the wire protocol, exactly as the
 bridge does with a Pico; GET_PIXELS reads back what the (emulated) strip shows.

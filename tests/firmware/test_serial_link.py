@@ -1,5 +1,6 @@
 """The bridge's worker thread against the emulated board: sync, coalescing, unplug, restore."""
 
+import os
 import time
 
 import pytest
@@ -147,5 +148,163 @@ def test_board_that_reboots_on_the_same_port_is_repainted_after_its_hello(board)
         assert wait_until(lambda: link.reboots_seen >= 1)
         assert link.reconnects == 1, "the port never went away"
         assert wait_until(lambda: link.request(lambda c: c.pixels())[1][5] == (11, 22, 33))
+    finally:
+        link.close()
+
+
+# -- frames that pass the CRC but not the rest, and surprises in the worker ------------
+
+class ScriptedBoard:
+    """A pretend controller in plain Python, for replies the real firmware never sends.
+
+    Answers PING with a PONG (the first ``short_pongs`` of them cut to two bytes, with a
+    valid CRC), keeps what SET_ALL sends for GET_PIXELS and ACKs everything else.
+    ``explode`` makes the next write raise it and ``open_error`` every open, as a bug
+    in pyserial or a driver would.
+    """
+
+    def __init__(self, short_pongs=0):
+        self.short_pongs = short_pongs
+        self.explode = None
+        self.open_error = None
+        self.opened = 0
+        self.pixels = b""
+        self._reader = p.FrameReader()
+        self._out = bytearray()
+
+    def open(self, name, baudrate=115200):
+        if self.open_error is not None:
+            raise self.open_error
+        self.opened += 1
+        return self
+
+    @property
+    def in_waiting(self):
+        return len(self._out)
+
+    def read(self, size=1):
+        data = bytes(self._out[:size])
+        del self._out[:size]
+        if not data:
+            time.sleep(0.002)  # the port's read timeout
+        return data
+
+    def send(self, kind, seq, payload=b""):
+        self._out += p.encode_frame(kind, seq, payload)
+
+    def write(self, data):
+        if self.explode is not None:
+            error, self.explode = self.explode, None
+            raise error
+        for block in self._reader.feed(data):
+            kind, seq, payload = p.decode_frame(block)
+            if kind == p.PING:
+                info = p.info_payload((1, 0, 0), LEDS, 255, 0)
+                if self.short_pongs:
+                    self.short_pongs -= 1
+                    info = info[:2]
+                self.send(p.PONG, seq, info)
+            elif kind == p.GET_PIXELS:
+                self.send(p.PIXELS, seq, bytes((p.MODE_HOST,)) + self.pixels)
+            else:
+                if kind == p.SET_ALL:
+                    self.pixels = payload
+                self.send(p.ACK, seq)
+        return len(data)
+
+    def reset_input_buffer(self):
+        self._out.clear()
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    def make(**kwargs):
+        fake = ScriptedBoard(**kwargs)
+        monkeypatch.setattr("firmware_bridge.serial_link.open_port", fake.open)
+        return fake
+    return make
+
+
+def test_a_short_hello_with_a_good_crc_is_dropped_and_counted_and_the_link_goes_on(board):
+    """A HELLO too short to parse used to kill the worker (``connected`` stayed true and
+    the LEDs froze); now it is dropped, counted, and the next frames still get through."""
+    link = SerialLink(port=board.port, keepalive_s=0.1)
+    try:
+        link.set_brightness(255)
+        link.show([(1, 1, 1)] * LEDS)
+        assert link.wait_synced(15)
+        # The "board" says HELLO with a two-byte payload and a valid CRC.
+        os.write(board._master, b"\x00" + p.encode_frame(p.HELLO, 0, b"\x01\x02"))
+        assert wait_until(lambda: link.stats["bad_frames"] >= 1, 5)
+        time.sleep(0.3)  # a few keepalives after it
+        assert link._thread.is_alive() and link.connected
+        link.show([(0, 99, 0)] * LEDS)
+        assert link.wait_synced(5), "the LEDs still follow the game"
+        assert link.request(lambda c: c.pixels())[1] == [(0, 99, 0)] * LEDS
+        assert link.reboots_seen == 0, "a HELLO that cannot be read is no reboot"
+    finally:
+        link.close()
+
+
+def test_a_short_pong_is_dropped_and_counted_and_the_next_good_one_connects(scripted):
+    """A PONG whose payload is too short used to raise in ``parse_info`` and end the thread."""
+    fake = scripted(short_pongs=2)
+    link = SerialLink(port="scripted", timeout=0.1, retries=3, reconnect_s=0.05)
+    try:
+        link.show([(5, 6, 7)] * LEDS)
+        assert link.wait_synced(5)
+        assert link.connected and link.info["led_count"] == LEDS
+        assert link.stats["bad_frames"] == 2
+        assert fake.pixels == bytes((5, 6, 7)) * LEDS
+    finally:
+        link.close()
+
+
+def test_a_board_that_only_sends_short_pongs_is_not_connected_but_the_link_keeps_trying(scripted):
+    scripted(short_pongs=10 ** 6)
+    link = SerialLink(port="scripted", timeout=0.05, retries=1, reconnect_s=0.02)
+    try:
+        assert wait_until(lambda: link.stats["bad_frames"] >= 4, 5)
+        assert link._thread.is_alive() and not link.connected
+        assert "no answer" in link.last_error
+    finally:
+        link.close()
+
+
+def test_an_unexpected_error_in_the_worker_is_logged_counted_and_the_link_reconnects(
+        scripted, caplog):
+    """Any exception, not only serial ones: the thread logs it, reconnects and restores."""
+    fake = scripted()
+    link = SerialLink(port="scripted", timeout=0.1, reconnect_s=0.05)
+    try:
+        link.show([(1, 2, 3)] * LEDS)
+        assert link.wait_synced(5)
+        fake.explode = RuntimeError("a bug nobody expected")
+        link.show([(9, 8, 7)] * LEDS)
+        assert link.wait_synced(5), "the state after the error reaches the board"
+        assert link._thread.is_alive() and link.connected
+        assert link.stats["worker_errors"] == 1
+        assert link.reconnects == 2 and fake.opened == 2
+        assert fake.pixels == bytes((9, 8, 7)) * LEDS
+        assert "a bug nobody expected" in caplog.text
+    finally:
+        link.close()
+
+
+def test_a_request_pending_when_an_unexpected_error_strikes_fails_instead_of_hanging(scripted):
+    """Even an error while (re)connecting answers the requests the worker had taken."""
+    fake = scripted()
+    fake.open_error = RuntimeError("the driver fell over")
+    link = SerialLink(port="scripted", timeout=0.1, reconnect_s=0.05)
+    try:
+        with pytest.raises(LinkError, match="the driver fell over"):
+            link.request(lambda c: c.ping(), timeout=3)
+        assert link._thread.is_alive() and link.stats["worker_errors"] >= 1
+        fake.open_error = None
+        assert wait_until(lambda: link.connected, 5)
+        assert link.request(lambda c: c.ping())["led_count"] == LEDS
     finally:
         link.close()
