@@ -4,7 +4,9 @@
 ``maamut legal`` and answer exactly their responses; the exit code becomes the HTTP
 status (0 → 200, 1 → 422, 2 → 400). A body of several JSON lines is answered line by
 line (``application/x-ndjson``, 200), like the command. None of these change the game,
-so viewers may use them freely.
+so viewers may use them freely. Wherever a request holds a position (``/api/resolve``,
+``/api/legal``, ``/api/render``, ``/api/notation``, ``/api/whatif``), it may be the JSON object
+or the one-line text notation as a JSON string (``docs/engine-api.md``).
 """
 
 from __future__ import annotations

@@ -11,6 +11,13 @@ by the web API). Exit codes: 0 legal, 1 illegal action, 2 malformed input.
 1
 >>> resolve_request({"position": pos})[1]["error"]["field"]
 'action'
+
+The position may also be given in the text notation; the answer then carries both forms:
+
+>>> code, response = resolve_request({"position": "gggg/ggggg/gggggg/gggrggg/gggggg/ggsgg/gggg 0,2 A@-2,2;B@3,-3 - A",
+...                                   "action": {"type": "move", "hunter": "A", "direction": "E", "distance": 2}})
+>>> code, response["position"]["mammoth"], response["notation"]
+(0, '2,0', 'gggg/ggggg/gggggg/gggrggg/gggggg/ggsgg/gggg 2,0 A@0,2;B@3,-3 - B')
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from .jsonio import (
     position_from_json,
     position_to_json,
 )
-from .notation import action_to_text
+from .notation import action_to_text, position_to_text
 from .rules import apply_action, legal_actions
 from .variants import Variants
 
@@ -43,6 +50,9 @@ def _error(exc: EngineError) -> dict:
     reason = getattr(exc, "reason", None)
     if reason:
         body["reason"] = reason
+    options = getattr(exc, "options", None)
+    if options is not None:
+        body["options"] = list(options)  # bad_flee_choice: the cells the hunter may flee to
     return {"ok": False, "error": body}
 
 
@@ -72,13 +82,16 @@ def resolve_request(obj) -> tuple[int, dict]:
         return EXIT_MALFORMED, _error(exc)
     except IllegalAction as exc:
         return EXIT_ILLEGAL, _error(exc)
-    return EXIT_OK, {
+    response = {
         "ok": True,
         "position": position_to_json(outcome.position),
         "events": outcome.events,
         "winner": outcome.winner,
         "needs": needs_to_json(outcome.needs),
     }
+    if isinstance(obj["position"], str):  # given in the text notation: answered in both forms
+        response["notation"] = position_to_text(outcome.position)
+    return EXIT_OK, response
 
 
 def legal_request(obj) -> tuple[int, dict]:

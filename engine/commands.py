@@ -101,19 +101,31 @@ def cmd_bench(args) -> int:
 def register(subparsers) -> None:
     p = subparsers.add_parser("resolve", help="apply an action to a position (JSON on stdin)",
                               description="Read one JSON request (or JSON Lines) on stdin and print the outcome. "
-                                          "Exit 0 legal, 1 illegal action, 2 malformed input.")
+                                          "The position may be a JSON object or the text notation. "
+                                          "Exit 0 legal, 1 illegal action, 2 malformed input. "
+                                          "Forms and examples: docs/engine-api.md.")
     p.set_defaults(handler=cmd_resolve)
-    p = subparsers.add_parser("legal", help="list the legal actions of the player to move (JSON on stdin)")
+    p = subparsers.add_parser("legal", help="list the legal actions of the player to move (JSON on stdin)",
+                              description="Read one JSON request {\"position\": ...} (or JSON Lines) on stdin and "
+                                          "print the legal actions of the player to move, as JSON and in the text "
+                                          "notation. The position may be a JSON object or the text notation. "
+                                          "Exit 0, or 2 for malformed input. Forms and examples: "
+                                          "docs/engine-api.md.")
     p.set_defaults(handler=cmd_legal)
-    p = subparsers.add_parser("replay", help="replay a game record and print the trace and final position")
+    p = subparsers.add_parser("replay", help="replay a game record and print the trace and final position",
+                              description="Replay a JSON-lines game record (see docs/notation.md), explain every "
+                                          "turn and print the final position in the text notation. "
+                                          "Exit 2 when the record cannot be read or replayed.")
     p.add_argument("record", help="a JSON-lines game record")
     p.add_argument("--json", action="store_true", help="print the final position as JSON")
-    p.add_argument("--lang", choices=("en", "fr"), default="en")
+    p.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the explanations (default en)")
     p.set_defaults(handler=cmd_replay)
 
 
 def register_bench(bench_targets) -> None:
-    p = bench_targets.add_parser("engine", help="flights, legal-move generation and random games per second")
-    p.add_argument("--json", action="store_true")
+    p = bench_targets.add_parser("engine", help="flights, legal-move generation and random games per second",
+                                 description="Time the engine: flights, legal-move generation, random games and "
+                                             "resolve requests per second.")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.add_argument("--seconds", type=float, default=2.0, help="time spent on each figure")
     p.set_defaults(handler=cmd_bench)

@@ -7,6 +7,12 @@ offending field, e.g. ``position.hunters.B``.
 >>> pos = position_from_text("gggg/ggggg/gggggg/gggxggg/gggggg/ggggg/gggg 0,0 A@0,-3;B@0,3 - A")
 >>> position_from_json(position_to_json(pos)) == pos
 True
+>>> position_from_json("gggg/ggggg/gggggg/gggxggg/gggggg/ggggg/gggg 0,0 A@0,-3;B@0,3 - A") == pos
+True
+>>> position_from_json("gggg/ggggg 0,0 A@0,-3 - A")
+Traceback (most recent call last):
+...
+engine.core.BadRequest: position.tiles: need 7 rows of 4/5/6/7/6/5/4 letters, got 'gggg/ggggg' (text notation, see docs/notation.md)
 >>> action_from_json({"type": "move", "hunter": "A", "direction": "NE", "distance": 2})
 Move(hunter='A', direction='NE', distance=2)
 >>> action_from_json({"type": "jump", "hunter": "A"})
@@ -60,8 +66,33 @@ def _int(value, field: str) -> int:
     return value
 
 
+#: Longest text notation accepted in place of a JSON position (a real one is under 700 characters).
+MAX_NOTATION = 2000
+
+
+def _position_from_notation(text: str) -> Position:
+    from .notation import position_from_text
+
+    if len(text) > MAX_NOTATION:
+        raise BadRequest("position", f"too long for a position in the text notation ({len(text)} characters)")
+    try:
+        return position_from_text(text)
+    except BadRequest as exc:
+        if exc.field.startswith("position"):
+            raise
+        prefix = f"{exc.field}: "
+        message = exc.message[len(prefix):] if exc.message.startswith(prefix) else exc.message
+        field = "position" if exc.field in ("", "notation") else f"position.{exc.field}"
+        raise BadRequest(field, f"{message} (text notation, see docs/notation.md)") from None
+
+
 def position_from_json(obj) -> Position:
-    obj = _obj(obj, "position")
+    """A position from its JSON object, or from its one-line text notation given as a
+    JSON string (``docs/notation.md``)."""
+    if isinstance(obj, str):
+        return _position_from_notation(obj)
+    if not isinstance(obj, dict):
+        raise BadRequest("position", f"must be an object or a string in the text notation, got {type(obj).__name__}")
     for key in ("tiles", "mammoth", "players", "hunters", "to_move"):
         if key not in obj:
             raise BadRequest(f"position.{key}", "is missing")

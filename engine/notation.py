@@ -121,7 +121,7 @@ def position_from_text(text: str) -> Position:
             hands[name] = [] if cards == "-" else [int(c) for c in cards]
         obj["hands"] = hands
     if len(fields) == 7:
-        if not fields[6].isdigit():
+        if not re.fullmatch(r"[0-9]{1,9}", fields[6]):
             raise BadRequest("quiet_turns", f"must be a number, got {fields[6]!r}")
         obj["quiet_turns"] = int(fields[6])
     return position_from_json(obj)

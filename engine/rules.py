@@ -188,7 +188,8 @@ def _illegal(message: str, rule: str, reason: str) -> IllegalAction:
 class _Resolution:
     """Mutable working copy of a position while one action resolves."""
 
-    def __init__(self, pos: Position, variants: Variants, choices: Sequence[tuple[str, int]]):
+    def __init__(self, pos: Position, variants: Variants, choices: Sequence[tuple[str, int]],
+                 legacy_forced: bool = False):
         self.pos = pos
         self.variants = variants
         self.layout = layout_of(pos)
@@ -200,6 +201,10 @@ class _Resolution:
         self.events: list[dict] = []
         self.choices = choices
         self.next_choice = 0
+        #: read a mismatched choice at a forced flee as meant for a later flee (see apply_action)
+        self.legacy_forced = legacy_forced
+        self.skipped: list[int] = []  # indices of choices passed over at forced flees (legacy reading)
+        self.forced: list[tuple[str, int, int]] = []  # forced flees applied unasked: (hunter, cell, next choice)
         self.winner: str | None = None
         self.needs: FleeRequest | None = None
         self.eventful = False  # a flight or a trap change resets the stall counter
@@ -323,22 +328,34 @@ class _Resolution:
         return tuple(options)
 
     def frighten(self, hunter: str, cell: int, came_from: int) -> bool:
-        """Make ``hunter`` flee from ``cell``; False when the owner's choice is missing."""
+        """Make ``hunter`` flee from ``cell``; False when the owner's choice is missing.
+
+        RULINGS «Mammoth flight» 5 (FR/EN mammoth rules ¶4, rule ``flight.frighten``):
+        the owner chooses among ``options``. A hunter with a single option flees there
+        without being asked; a choice naming him next may still describe that flee (a
+        referee writing down the turn cannot know which flees were forced): it is
+        consumed when it names the one option, refused when it names another cell.
+        """
         options = self.flee_options(cell, came_from)
         if not options:
             self.eliminate(hunter, cell, "no_escape", "flight.no_escape")
             return True
-        choice = None
-        if len(options) == 1:
-            # a forced flee asks nothing, so it consumes no choice
-            choice = options[0]
-        elif self.next_choice < len(self.choices) and self.choices[self.next_choice][0] == hunter:
-            choice = self.choices[self.next_choice][1]
-            self.next_choice += 1
-            if choice not in options:
-                allowed = ", ".join(CELL_NAMES[o] for o in options)
-                raise _illegal(f"hunter {hunter} cannot flee to {CELL_NAMES[choice]}; options: {allowed}",
-                               "flight.frighten", "bad_flee_choice")
+        forced = len(options) == 1
+        supplied = self.choices[self.next_choice] if self.next_choice < len(self.choices) else None
+        if supplied is not None and supplied[0] == hunter:
+            choice = supplied[1]
+            if forced and choice != options[0] and self.legacy_forced:
+                # the older reading (a forced flee consumes no choice): this choice is
+                # for a later flee of the same hunter in this action
+                self.skipped.append(self.next_choice)
+                choice = options[0]
+            else:
+                self.next_choice += 1
+                if choice not in options:
+                    raise self.bad_choice(hunter, choice, options, forced)
+        elif forced:
+            choice = options[0]  # asks nothing, so it consumes no choice
+            self.forced.append((hunter, choice, self.next_choice))
         else:
             self.needs = FleeRequest(hunter, options, cell)
             return False
@@ -347,6 +364,21 @@ class _Resolution:
                             "to": CELL_NAMES[choice], "options": [CELL_NAMES[o] for o in options],
                             "rule": "flight.frighten"})
         return True
+
+    @staticmethod
+    def bad_choice(hunter: str, choice: int, options: tuple[int, ...], forced: bool) -> IllegalAction:
+        """A flee choice outside the hunter's options (RULINGS «Mammoth flight» 5)."""
+        allowed = ", ".join(CELL_NAMES[o] for o in options)
+        if forced:
+            message = (f"hunter {hunter} cannot flee to {CELL_NAMES[choice]}: {allowed} is the only cell he "
+                       f"may flee to")
+        else:
+            message = f"hunter {hunter} cannot flee to {CELL_NAMES[choice]}; options: {allowed}"
+        err = _illegal(message, "flight.frighten", "bad_flee_choice")
+        err.hunter = hunter
+        err.options = [CELL_NAMES[o] for o in options]
+        err.forced = forced
+        return err
 
     # -- actions --------------------------------------------------------------
     def move(self, action: Move):
@@ -459,12 +491,29 @@ def apply_action(pos: Position, action: Action, choices: Sequence[tuple[str, int
     """Play ``action`` and resolve everything it sets off.
 
     ``choices`` are ``(hunter, cell)`` flee choices consumed in the order the flight
-    asks for them. When a frightened hunter has several options and no choice is
+    reaches the hunters. When a frightened hunter has several options and no choice is
     given, the returned outcome has ``needs`` set and the *unchanged* position: play
-    the action again with one more choice.
+    the action again with one more choice. A hunter with a single option flees there
+    unasked; a choice for that flee may be given too (it must name that cell).
     """
     check_action(pos, action, variants)
-    res = _Resolution(pos, variants, choices)
+    try:
+        return _resolve(pos, action, choices, variants, legacy_forced=False)
+    except IllegalAction as exc:
+        if not getattr(exc, "forced", False):
+            raise
+        # A forced flee was given another cell. Lists built from the engine's questions
+        # name only the flees it asked about, so that choice may be for a later flee of
+        # the same hunter: accept that reading only if it uses every choice so passed over.
+        try:
+            return _resolve(pos, action, choices, variants, legacy_forced=True)
+        except IllegalAction:
+            raise exc from None
+
+
+def _resolve(pos: Position, action: Action, choices: Sequence[tuple[str, int]], variants: Variants,
+             legacy_forced: bool) -> Outcome:
+    res = _Resolution(pos, variants, choices, legacy_forced)
     player = action.hunter
     if isinstance(action, Move):
         res.spend_card(player, action.distance)
@@ -484,12 +533,12 @@ def apply_action(pos: Position, action: Action, choices: Sequence[tuple[str, int
         card = res.spend_card(player, action.card)
         res.events.append({"type": "passed", "hunter": player, "card": card, "rule": "turn.pass"})
 
+    if res.skipped and max(res.skipped) >= res.next_choice:
+        raise _illegal("a choice passed over at a forced flee was never used", "flight.frighten", "unused_choice")
     if res.needs is not None:
         return Outcome(pos, res.events, None, res.needs, res.next_choice)
     if res.next_choice < len(choices):
-        extra = choices[res.next_choice]
-        raise _illegal(f"choice for {extra[0]} was not asked for by this action", "flight.frighten",
-                       "unused_choice")
+        raise _unused_choice(res, choices[res.next_choice])
 
     eliminated = tuple(p for p in pos.players if p in res.eliminated)  # seating order, like the JSON form
     quiet = 0 if res.eventful else pos.quiet_turns + 1
@@ -508,6 +557,18 @@ def apply_action(pos: Position, action: Action, choices: Sequence[tuple[str, int
         rule = {"trap": "end.trap_owner", "stall": "end.stall"}.get(reason, "end.mammoth_wins")
         res.events.append({"type": "game_over", "winner": winner, "reason": reason, "rule": rule})
     return Outcome(new, res.events, winner, None, res.next_choice)
+
+
+def _unused_choice(res: _Resolution, extra: tuple[str, int]) -> IllegalAction:
+    """A choice left over once the action is resolved (RULINGS «Mammoth flight» 5)."""
+    hunter = extra[0]
+    message = f"choice for {hunter} was not asked for by this action"
+    earlier = [(c, i) for h, c, i in res.forced if h == hunter and i <= res.next_choice]
+    if earlier:
+        cell, index = earlier[-1]
+        message += (f": {hunter} had to flee to {CELL_NAMES[cell]}, his only option, before the flight reached "
+                    f"{res.choices[index][0]}; list the choices in the order the flight reaches the hunters")
+    return _illegal(message, "flight.frighten", "unused_choice")
 
 
 def successors(pos: Position, variants: Variants = DEFAULT) -> Iterator[tuple[Action, tuple, Outcome]]:

@@ -108,3 +108,38 @@ def test_replay_prints_the_final_position_of_a_record(tmp_path):
     code, out, _ = run(["replay", str(record), "--json"], "")
     assert code == 0
     assert json.loads(out)["position"] == position_to_json(game.position)
+
+
+FIGURE_TEXT = "gggg/ggggg/gggggg/gggxggg/gggrgg/ggggg/gggg 0,2 A@-2,2;B@3,-3 - A"
+
+
+def test_resolve_and_legal_take_a_position_in_the_text_notation():
+    """The text notation wherever a JSON position goes; the answer keeps the JSON form and adds it."""
+    action = {"type": "move", "hunter": "A", "direction": "E", "distance": 2}
+    as_text = {"position": FIGURE_TEXT, "action": action}
+    as_json = {"position": FIGURE, "action": action}
+    code, out, err = run(["resolve"], json.dumps(as_text) + "\n" + json.dumps(as_json) + "\n")
+    assert code == 0, err
+    text_answer, json_answer = (json.loads(line) for line in out.splitlines())
+    assert text_answer.pop("notation") == "gggg/ggggg/gggggg/gggxggg/gggrgg/ggggg/gggg 2,0 A@0,2;B@3,-3 - B"
+    assert text_answer == json_answer and "notation" not in json_answer
+    code, out, _ = run(["legal"], json.dumps({"position": FIGURE_TEXT}))
+    assert code == 0
+    assert json.loads(out) == json.loads(run(["legal"], json.dumps({"position": FIGURE}))[1])
+    code, out, _ = run(["resolve"], json.dumps({"position": FIGURE_TEXT.replace(" - A", " - Z"), "action": action}))
+    assert code == 2 and json.loads(out)["error"]["field"] == "position.to_move"
+
+
+def test_resolve_accepts_the_choice_of_a_forced_flee_and_refuses_another_cell():
+    # B on 1,0 can only flee to 2,-1, C on 2,0 only to 3,0 (see test_golden_rulings.TWO_FORCED)
+    request = {"position": "gggg/ggggg/gggrgr/gggxggg/gggrrr/ggggg/gggg 0,0 A@-1,0;B@1,0;C@2,0 - A",
+               "action": {"type": "move", "hunter": "A", "direction": "E", "distance": 2}}
+    described = dict(request, choices=[{"hunter": "B", "to": "2,-1"}, {"hunter": "C", "to": "3,0"}])
+    wrong = dict(request, choices=[{"hunter": "B", "to": "2,-1"}, {"hunter": "C", "to": "2,1"}])
+    code, out, _ = run(["resolve"], "\n".join(json.dumps(r) for r in (request, described, wrong)) + "\n")
+    plain, accepted, refused = (json.loads(line) for line in out.splitlines())
+    assert accepted == plain and accepted["position"]["hunters"] == {"A": "1,0", "B": "2,-1", "C": "3,0"}
+    assert refused["error"]["code"] == "illegal_move" and refused["error"]["reason"] == "bad_flee_choice"
+    assert refused["error"]["options"] == ["3,0"] and refused["error"]["rule"] == "flight.frighten"
+    code, _, _ = run(["resolve"], json.dumps(wrong))
+    assert code == 1

@@ -47,6 +47,28 @@ def test_any_corrupted_field_gives_an_answer_or_a_named_error(path, value):
     assert legal_code in (0, 2)
 
 
+NOTATION = "gggg/ggggg/gggggg/gggxggg/gggrgg/ggggg/gggg 0,2 A@-2,2;B@3,-3 - A A:123;B:-"
+
+
+@settings(max_examples=300, deadline=None)
+@given(edits=st.lists(st.tuples(st.integers(0, len(NOTATION)), st.integers(0, 3),
+                                st.text(alphabet="gsrx0123456789-,;@!:/* ABZ\u00b2\t", max_size=3)),
+                      min_size=1, max_size=4))
+def test_a_corrupted_text_notation_position_gives_an_answer_or_a_named_error(edits):
+    text = NOTATION
+    for at, cut, insert in edits:
+        text = text[:at] + insert + text[at + cut:]
+    request = dict(BASE, position=text)
+    code, response = resolve_request(request)
+    json.dumps(response)
+    assert code in (0, 1, 2)
+    if code == 2:
+        assert response["error"]["field"].startswith("position")
+    if code == 0:
+        assert response["notation"]
+    assert legal_request({"position": text})[0] in (0, 2)
+
+
 @settings(max_examples=200, deadline=None)
 @given(value=json_values)
 def test_whole_requests_of_random_json_are_refused_cleanly(value):

@@ -270,3 +270,101 @@ def test_the_flight_explanation_renders_in_both_languages():
     assert "NO : refusée, 0,1 est un rocher." in "\n".join(fr)
     assert any("W: never taken" in line for line in en)
     assert any("Règle de déplacement du mammouth" in line for line in fr)
+
+
+# -- forced flees described by the caller (RULINGS «Mammoth flight» 5) ---------------------
+# A referee writing down a turn cannot know which flees were forced: a choice naming a
+# hunter's only flee cell is accepted and consumed, in the order the flight reaches him.
+
+#: A plays E2 from -1,0: the mammoth runs 0,0 → 1,0 → 2,0. B on 1,0 can only flee to 2,-1
+#: (2,0 holds C, 0,0 is where the mammoth came from, the rest is rock); then C on 2,0 can
+#: only flee to 3,0 (2,-1 now holds B).
+TWO_FORCED = dict(mammoth="0,0", hunters={"A": "-1,0", "B": "1,0", "C": "2,0"},
+                  rocks=["1,1", "0,1", "1,-1", "2,1", "3,-1"])
+
+
+def _flees(outcome):
+    return [(e["hunter"], e["to"], e["options"]) for e in outcome.events if e["type"] == "hunter_fled"]
+
+
+def _choices(*pairs):
+    return [(h, parse_cell(c)) for h, c in pairs]
+
+
+@pytest.mark.parametrize("given", [
+    (),                                      # nothing said: both forced flees applied unasked
+    (("B", "2,-1"),),                        # the first one described
+    (("C", "3,0"),),                         # only the second one described
+    (("B", "2,-1"), ("C", "3,0")),           # the whole turn as it happened at the table
+])
+def test_choices_naming_forced_flee_cells_are_accepted_and_consumed(given):
+    pos = make(**TWO_FORCED)
+    out = apply_action(pos, Move("A", "E", 2), _choices(*given))
+    assert out.needs is None and out.consumed_choices == len(given)
+    assert _flees(out) == [("B", "2,-1", ["2,-1"]), ("C", "3,0", ["3,0"])]
+    assert cells(out.position) == {"A": "1,0", "B": "2,-1", "C": "3,0"}
+    assert cell_name(out.position.mammoth) == "2,0"
+
+
+def test_a_forced_flee_given_another_cell_is_illegal_and_lists_the_one_option():
+    pos = make(**TWO_FORCED)
+    for given, hunter, option in [((("B", "0,1"),), "B", "2,-1"),
+                                  ((("B", "2,-1"), ("C", "2,1")), "C", "3,0")]:
+        with pytest.raises(IllegalAction) as err:
+            apply_action(pos, Move("A", "E", 2), _choices(*given))
+        assert err.value.code == "illegal_move" and err.value.rule == "flight.frighten"
+        assert err.value.reason == "bad_flee_choice"
+        assert err.value.options == [option] and err.value.hunter == hunter
+        assert f"{option} is the only cell he may flee to" in err.value.message
+
+
+def test_forced_flee_choices_out_of_the_flights_order_are_refused():
+    """B is reached first; a list naming C first leaves B's choice over."""
+    pos = make(**TWO_FORCED)
+    with pytest.raises(IllegalAction) as err:
+        apply_action(pos, Move("A", "E", 2), _choices(("C", "3,0"), ("B", "2,-1")))
+    assert err.value.reason == "unused_choice" and err.value.rule == "flight.frighten"
+    assert "B had to flee to 2,-1" in err.value.message and "order the flight reaches" in err.value.message
+
+
+#: A plays E3 from -1,0: the mammoth runs 1,0 → 2,0 → 3,0. B on 1,0 must flee to 2,0 (the
+#: rest is rock or the mammoth's previous cell), where the mammoth reaches him again: then
+#: he may go to 3,0, 2,1 or 3,-1.
+FORCED_THEN_ASKED = dict(mammoth="0,0", hunters={"A": "-1,0", "B": "1,0"}, rocks=["1,1", "0,1", "1,-1", "2,-1"])
+
+
+def test_a_hunter_forced_then_asked_takes_either_description_of_the_turn():
+    pos = make(**FORCED_THEN_ASKED)
+    move = Move("A", "E", 3)
+    asked = apply_action(pos, move)
+    assert asked.needs.hunter == "B" and sorted(cell_name(o) for o in asked.needs.options) == ["2,1", "3,-1", "3,0"]
+    assert _flees(asked) == [("B", "2,0", ["2,0"])]
+    # the engine's questions only (the forced flee left out), or the whole turn
+    for given in [(("B", "2,1"),), (("B", "2,0"), ("B", "2,1"))]:
+        out = apply_action(pos, move, _choices(*given))
+        assert out.needs is None and out.consumed_choices == len(given)
+        assert _flees(out) == [("B", "2,0", ["2,0"]), ("B", "2,1", ["3,0", "2,1", "3,-1"])]
+        assert cells(out.position)["B"] == "2,1"
+    # the whole turn described, but the second flee not yet
+    again = apply_action(pos, move, _choices(("B", "2,0")))
+    assert again.needs.hunter == "B" and again.consumed_choices == 1
+    # a cell fitting neither flee is refused with the forced flee's one option
+    with pytest.raises(IllegalAction) as err:
+        apply_action(pos, move, _choices(("B", "1,1")))
+    assert err.value.reason == "bad_flee_choice" and err.value.options == ["2,0"]
+    # and a choice passed over at the forced flee must be used later
+    with pytest.raises(IllegalAction) as err:
+        apply_action(pos, move, _choices(("B", "2,1"), ("B", "3,0")))
+    assert err.value.reason in ("bad_flee_choice", "unused_choice")
+
+
+def test_records_and_successors_keep_leaving_forced_flees_out():
+    """The engine's own lists (successors, game records) name only the flees it asked about."""
+    from engine import successors
+
+    pos = make(**FORCED_THEN_ASKED)
+    resolutions = [(choices, out) for action, choices, out in successors(pos) if action == Move("A", "E", 3)]
+    # B's second flee has three options; from 3,0 the mammoth reaches him a third time
+    assert sorted(cell_name(c[0][1]) for c, _ in resolutions) == ["2,1", "3,-1", "3,0", "3,0"]
+    for choices, out in resolutions:
+        assert "2,0" not in [cell_name(c) for _, c in choices] and out.consumed_choices == len(choices)

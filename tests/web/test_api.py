@@ -145,3 +145,65 @@ def test_whatif_and_resolve_follow_the_chosen_variant(client, figure_position):
     assert east3[0]["mammoth_to"] == "3,-1" and east3[1]["mammoth_to"] is None  # passing by no longer frightens it
     bad = client.post("/api/whatif", json={"position": figure_position, "hunter": "A", "variants": {"nope": 1}})
     assert bad.status_code == 400 and bad.json["error"]["field"] == "variants"
+
+
+def test_a_position_in_the_text_notation_is_taken_wherever_a_json_position_is(client, figure_position):
+    """/api/resolve and /api/legal answer what the command answers; the other endpoints read it too."""
+    request = {"position": FIGURE, "action": FIGURE_MOVE}
+    response = client.post("/api/resolve", json=request)
+    assert response.status_code == 200 and response.json == contract.resolve_request(request)[1]
+    assert response.json["position"]["mammoth"] == "2,0" and response.json["notation"].split()[1] == "2,0"
+    as_json = client.post("/api/resolve", json={"position": figure_position, "action": FIGURE_MOVE}).json
+    assert "notation" not in as_json and {**as_json, "notation": response.json["notation"]} == response.json
+    legal = client.post("/api/legal", json={"position": FIGURE})
+    assert legal.status_code == 200 and legal.json == contract.legal_request({"position": figure_position})[1]
+    assert client.post("/api/notation", json={"position": FIGURE}).json["text"] == FIGURE
+    whatif = client.post("/api/whatif", json={"position": FIGURE, "hunter": "A"})
+    assert whatif.status_code == 200 and len(whatif.json["moves"]) == 18
+    render = client.post("/api/render", json={"position": FIGURE})
+    assert render.status_code == 200 and render.json["notation"] == FIGURE
+    broken = client.post("/api/resolve", json={"position": FIGURE.replace(" - A", " - Z"), "action": FIGURE_MOVE})
+    assert broken.status_code == 400 and broken.json["error"]["field"] == "position.to_move"
+    assert client.post("/api/whatif", json={"position": "garbage", "hunter": "A"}).status_code == 400
+
+
+#: B on 1,0 can only flee to 2,-1, then C on 2,0 only to 3,0 (rocks all around).
+TWO_FORCED = "gggg/ggggg/gggrgr/gggxggg/gggrrr/ggggg/gggg 0,0 A@-1,0;B@1,0;C@2,0 - A"
+
+
+def test_resolve_accepts_choices_naming_forced_flee_cells_in_the_flights_order(client):
+    """What the sandbox and a referee's script send: the turn as it happened, forced flees included."""
+    request = {"position": TWO_FORCED, "action": {"type": "move", "hunter": "A", "direction": "E", "distance": 2}}
+    plain = client.post("/api/resolve", json=request)
+    described = client.post("/api/resolve", json={**request, "choices": [{"hunter": "B", "to": "2,-1"},
+                                                                          {"hunter": "C", "to": "3,0"}]})
+    assert plain.status_code == described.status_code == 200 and described.json == plain.json
+    assert described.json["position"]["hunters"] == {"A": "1,0", "B": "2,-1", "C": "3,0"}
+    wrong = client.post("/api/resolve", json={**request, "choices": [{"hunter": "B", "to": "2,-1"},
+                                                                      {"hunter": "C", "to": "2,1"}]})
+    assert wrong.status_code == 422
+    assert wrong.json["error"]["reason"] == "bad_flee_choice" and wrong.json["error"]["options"] == ["3,0"]
+    out_of_order = client.post("/api/resolve", json={**request, "choices": [{"hunter": "C", "to": "3,0"},
+                                                                             {"hunter": "B", "to": "2,-1"}]})
+    assert out_of_order.status_code == 422 and out_of_order.json["error"]["reason"] == "unused_choice"
+
+
+def test_the_engine_api_page_examples_hold_over_http(client):
+    """docs/engine-api.md's examples through /api/resolve and /api/legal, status from the exit code."""
+    from tests.engine.api_doc import examples
+
+    status = {0: 200, 1: 422, 2: 400}
+    checked = 0
+    for example in examples():
+        path = f"/api/{example.command}"
+        for request, expected in zip(example.requests(), example.responses()):
+            try:
+                body = json.loads(request)
+            except ValueError:
+                continue  # a line that is not JSON: the page's own 400 wording differs from the command's
+            response = client.post(path, json=body)
+            assert response.json == expected, (example.line, request)
+            if not example.lines:
+                assert response.status_code == status[example.exit_code]
+            checked += 1
+    assert checked > 30
