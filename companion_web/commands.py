@@ -14,7 +14,9 @@ def register(subparsers) -> None:
 
 def register_bench(bench_subparsers) -> None:
     parser = bench_subparsers.add_parser(
-        "web", help="page weight and live-update latency with many viewers (waitress, loopback)")
+        "web", help="page weight and live-update latency with many viewers (waitress, loopback)",
+        description="Measure the page weight and the live-update latency with many viewers, served by "
+                    "waitress on the loopback.")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--viewers", type=int, default=100, help="concurrent event-stream viewers (default 100)")
     parser.add_argument("--updates", type=int, default=40, help="state updates to time (default 40)")

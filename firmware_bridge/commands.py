@@ -13,11 +13,14 @@ from firmware_bridge import protocol as p
 
 
 def register(subparsers) -> None:
-    firmware = subparsers.add_parser("firmware", help="flash or emulate the LED controller firmware")
+    firmware = subparsers.add_parser("firmware", help="flash or emulate the LED controller firmware",
+                                     description="Flash our firmware onto the Pico that drives the LEDs, or run it "
+                                                 "emulated.")
     actions = firmware.add_subparsers(dest="firmware_action", metavar="ACTION")
     actions.required = True
 
-    install = actions.add_parser("install", help="copy the firmware to a Pico with mpremote")
+    install = actions.add_parser("install", help="copy the firmware to a Pico with mpremote",
+                                 description="Copy the firmware to a Pico running MicroPython, with mpremote.")
     install.add_argument("--port", help="serial port (default: find the Pico by USB VID:PID)")
     install.add_argument("--serial", help="USB serial number of the Pico to use")
     install.add_argument("--dry-run", action="store_true",
@@ -25,12 +28,16 @@ def register(subparsers) -> None:
     install.set_defaults(handler=cmd_install)
 
     emulate = actions.add_parser(
-        "emulate", help="run the firmware under MicroPython (WASI) on a pseudo-terminal")
+        "emulate", help="run the firmware under MicroPython (WASI) on a pseudo-terminal",
+        description="Run the unchanged firmware under MicroPython (WASI) behind a pseudo-terminal, "
+                    "for use without a board.")
     emulate.add_argument("--seconds", type=float, default=0,
                          help="stop after this long (default: until Ctrl-C)")
     emulate.set_defaults(handler=cmd_emulate)
 
-    leds = subparsers.add_parser("leds", help="talk to the LED controller directly")
+    leds = subparsers.add_parser("leds", help="talk to the LED controller directly",
+                                 description="Talk to the LED controller directly: check it, light LEDs, play "
+                                             "the game scenes.")
     leds_actions = leds.add_subparsers(dest="leds_action", metavar="ACTION")
     leds_actions.required = True
 
@@ -40,48 +47,57 @@ def register(subparsers) -> None:
         parser.add_argument("--emulate", action="store_true",
                             help="use the firmware under MicroPython instead of a board")
 
-    ping = leds_actions.add_parser("ping", help="firmware version and LED count")
+    ping = leds_actions.add_parser("ping", help="firmware version and LED count",
+                                   description="Print the controller's firmware version and LED count.")
     target(ping)
     ping.set_defaults(handler=cmd_leds, leds_call=_ping)
 
-    fill = leds_actions.add_parser("set", help="set every LED, or one, to a colour")
+    fill = leds_actions.add_parser("set", help="set every LED, or one, to a colour",
+                                   description="Set every LED, or one with --led, to a colour.")
     target(fill)
     fill.add_argument("colour", type=parse_colour, help="r,g,b (0..255 each)")
     fill.add_argument("--led", type=int, help="only this LED index")
     fill.set_defaults(handler=cmd_leds, leds_call=_set)
 
-    anim = leds_actions.add_parser("animate", help="start an animation on some LEDs")
+    anim = leds_actions.add_parser("animate", help="start an animation on some LEDs",
+                                   description="Start one of the firmware's animations on some LEDs.")
     target(anim)
-    anim.add_argument("kind", choices=sorted(p.ANIMATION_NAMES))
+    anim.add_argument("kind", choices=sorted(p.ANIMATION_NAMES), help="the animation")
     anim.add_argument("leds", type=parse_indices, help="comma-separated LED indices, chase order")
-    anim.add_argument("--colour", type=parse_colour, default=(255, 255, 255))
+    anim.add_argument("--colour", type=parse_colour, default=(255, 255, 255),
+                      help="r,g,b (0..255 each; default white)")
     anim.add_argument("--period", type=int, default=1000, help="period in ms (1000)")
     anim.set_defaults(handler=cmd_leds, leds_call=_animate)
 
-    pixels = leds_actions.add_parser("pixels", help="print what the strip shows now (JSON)")
+    pixels = leds_actions.add_parser("pixels", help="print what the strip shows now (JSON)",
+                                     description="Print the colour of every LED as the strip shows it now (JSON).")
     target(pixels)
     pixels.set_defaults(handler=cmd_leds, leds_call=_pixels)
 
     walk = leds_actions.add_parser(
-        "walk", help="light one LED at a time in index order (check the wiring and LED map)")
+        "walk", help="light one LED at a time in index order (check the wiring and LED map)",
+        description="Light one LED at a time in index order, to check the wiring and the LED map.")
     target(walk)
     walk.add_argument("--delay", type=float, default=0.5, help="seconds per LED (0.5)")
     walk.set_defaults(handler=cmd_leds_sequence, sequence=_walk_steps)
 
-    demo = leds_actions.add_parser("demo", help="play every game scene (from a demo game) in turn")
+    demo = leds_actions.add_parser("demo", help="play every game scene (from a demo game) in turn",
+                                   description="Play every game scene, taken from a demo game, in turn.")
     target(demo)
     demo.add_argument("--delay", type=float, default=3.0, help="seconds per scene (3)")
     demo.set_defaults(handler=cmd_leds_sequence, sequence=_demo_steps)
 
-    bright = leds_actions.add_parser("brightness", help="set the brightness 0..255")
+    bright = leds_actions.add_parser("brightness", help="set the brightness 0..255",
+                                     description="Set the brightness of the whole strip.")
     target(bright)
-    bright.add_argument("value", type=int)
+    bright.add_argument("value", type=int, help="brightness, 0..255")
     bright.set_defaults(handler=cmd_leds, leds_call=_brightness)
 
 
 def register_bench(bench_subparsers) -> None:
     bench = bench_subparsers.add_parser(
-        "leds", help="engine event -> firmware ACK latency and frame rate, firmware emulated")
+        "leds", help="engine event -> firmware ACK latency and frame rate, firmware emulated",
+        description="Time engine event to firmware ACK latency and the frame rate, with the firmware emulated.")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
     bench.add_argument("--events", type=int, default=30, help="engine events to time (30)")
     bench.add_argument("--seconds", type=float, default=3.0,

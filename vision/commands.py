@@ -16,13 +16,17 @@ def _fail(message: str) -> int:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("calibrate", help="learn a set's colours and layout from setup frames")
+    p = subparsers.add_parser("calibrate", help="learn a set's colours and layout from setup frames",
+                              description="Learn a set's tile and hunter colours and its layout from the setup "
+                                          "frames, and write them to a calibration file for 'maamut read'.")
     p.add_argument("frames", nargs="+", help="empty board with the mammoth on the cross, then one frame per hunter placed")
     p.add_argument("--out", required=True, help="calibration JSON file to write")
     p.set_defaults(handler=run_calibrate)
 
-    p = subparsers.add_parser("read", help="read the position shown in one camera image")
-    p.add_argument("image")
+    p = subparsers.add_parser("read", help="read the position shown in one camera image",
+                              description="Read the tiles, the mammoth, the hunters and the traps shown in one "
+                                          "camera image. Exit 0 read, 1 board not found, 2 bad input.")
+    p.add_argument("image", help="the camera image (any format OpenCV reads: PNG, JPEG...)")
     p.add_argument("--calibration", required=True, help="file written by 'maamut calibrate'")
     p.add_argument("--json", action="store_true", help="print JSON (cells as \"q,r\", confidence per cell)")
     p.add_argument("--lock-tiles", action="store_true", help="report the calibration's tiles instead of reading them")
