@@ -98,32 +98,41 @@ def cmd_bench_soak(args) -> int:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("serve", help="run the companion at a real table (camera, LEDs, buttons, page)")
+    p = subparsers.add_parser("serve", help="run the companion at a real table (camera, LEDs, buttons, page)",
+                              description="Run the companion at a real table: camera, LEDs, buttons and the web "
+                                          "page. Missing hardware falls back to simulated LEDs and the page's "
+                                          "controls.")
     p.add_argument("--config", help="TOML configuration file (see `maamut config`)")
-    p.add_argument("--port", type=int)
-    p.add_argument("--host")
+    p.add_argument("--port", type=int, help="web page port (default: the configuration's, 8080)")
+    p.add_argument("--host", help="address the web page listens on (default: the configuration's, 0.0.0.0)")
     p.set_defaults(handler=cmd_serve)
 
-    p = subparsers.add_parser("demo", help="self-playing demo with simulated camera, LEDs and board")
+    p = subparsers.add_parser("demo", help="self-playing demo with simulated camera, LEDs and board",
+                              description="Self-playing demo: bots play, every move is filmed by a simulated "
+                                          "camera and read back by the real camera path; no hardware needed.")
     p.add_argument("--config", help="TOML configuration file (see `maamut config`)")
-    p.add_argument("--port", type=int)
-    p.add_argument("--host")
+    p.add_argument("--port", type=int, help="web page port (default: the configuration's, 8080)")
+    p.add_argument("--host", help="address the web page listens on (default: the configuration's, 0.0.0.0)")
     p.add_argument("--games", type=int, help="stop after this many games (default: run until Ctrl-C)")
-    p.add_argument("--seed", type=int)
+    p.add_argument("--seed", type=int, help="seed of the bots and the layouts (default: a new one each start)")
     p.add_argument("--turn-seconds", type=float, default=2.0, help="pause between turns")
     p.add_argument("--attract-seconds", type=float, default=8.0, help="attract animation between games")
     p.add_argument("--no-vision", action="store_true", help="skip rendering and reading frames")
     p.set_defaults(handler=cmd_demo)
 
-    p = subparsers.add_parser("config", help="print a commented default configuration file")
+    p = subparsers.add_parser("config", help="print a commented default configuration file",
+                              description="Print a commented default configuration file: "
+                                          "maamut config > maamut.toml, then edit it.")
     p.set_defaults(handler=cmd_config)
 
 
 def register_bench(bench_targets) -> None:
-    p = bench_targets.add_parser("soak", help="the demo accelerated: games, errors, resident memory")
-    p.add_argument("--games", type=int, default=200)
+    p = bench_targets.add_parser("soak", help="the demo accelerated: games, errors, resident memory",
+                                 description="The demo accelerated: play many games and report errors and "
+                                             "resident memory. Exit 1 when any game had an error.")
+    p.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     p.add_argument("--vision-every", type=int, default=10,
                    help="every Nth game goes through rendered frames, the reader and the tracker")
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--seed", type=int, default=7, help="seed of the games (default 7)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(handler=cmd_bench_soak)
