@@ -1,0 +1,309 @@
+// Mammut (Kristian Amundsen Østby) mode of the table companion. No inline code (CSP);
+// every text shown comes from T below or from the server's lines, always as textContent.
+"use strict";
+
+const T = {
+  en: {
+    subtitle: "loot sharing", undo: "Undo", new_game: "New game", players_label: "Players, clockwise from the youngest:",
+    players_hint: "Names separated by commas (2 to 5).", start: "Start", middle: "The middle",
+    take_title: "Take from the middle", take: "Take these tiles", take_all: "Take everything left",
+    steal_title: "Or take all of one player's tiles", steal: "Rob and give these back",
+    cards_title: "Cards (before taking)", cards_hint: "Play any number of cards, then take.",
+    evaluation_title: "Evaluation", evaluation_hint: "Turn the question tiles over, then give what each player has face up.",
+    arrow_label: "Shaman arrow:", score: "Score the round", round: "Round", turn: "{p} to play",
+    eval_phase: "evaluation", over: "Game over", winners: "Winner(s): {w}", shared: " (shared victory)",
+    take_range: "{p} may take 1 to {n} tiles from the middle.", must_all: "{p} is the last without loot: take all {n} tiles.",
+    first: "First move of the round: take from the middle.", rob: "Rob {v} ({n} tiles, give back {a} to {b}).",
+    rob_stuck: "Take {v}'s single tile (nothing goes back).",
+    rob_btn: "Rob {v}", lot: "lot", pool: "{n} tile(s) in the middle: {d}", unsorted: "not described",
+    player: "Player", points: "Points", track: "Skins track", species: "Species", hand: "Cards", loot: "Loot",
+    shaman: "shaman", to_reveal: "{n} to reveal, {t} tiles in all", card_of: "Face-down card of {p}:",
+    give: "gives up", take_sp: "takes", none: "—", peek: "Look (peek)", flip_shaman: "Turn the shaman over",
+    recall: "Recall {p}", eval_card: "Evaluation card, face down", flip: "Turn over", flip_where: "where",
+    flip_from: "side up", flip_to: "new side", middle_word: "middle", rule: "rule", reason: "Reason",
+    round_scored: "Round {r} scored", arrow_red: "red (clockwise)", arrow_blue: "blue (counter-clockwise)",
+    red: "red", blue: "blue",
+  },
+  fr: {
+    subtitle: "partage du butin", undo: "Annuler", new_game: "Nouvelle partie", players_label: "Joueurs, en sens horaire depuis le plus jeune :",
+    players_hint: "Noms séparés par des virgules (2 à 5).", start: "Commencer", middle: "Le milieu",
+    take_title: "Prendre au milieu", take: "Prendre ces tuiles", take_all: "Prendre tout ce qui reste",
+    steal_title: "Ou prendre toutes les tuiles d'un joueur", steal: "Voler et rendre celles-ci",
+    cards_title: "Cartes (avant de prendre)", cards_hint: "Jouez autant de cartes que voulu, puis prenez.",
+    evaluation_title: "Évaluation", evaluation_hint: "Retournez les tuiles point d'interrogation, puis indiquez ce que chacun a face visible.",
+    arrow_label: "Flèche du chamane :", score: "Compter la manche", round: "Manche", turn: "À {p} de jouer",
+    eval_phase: "évaluation", over: "Partie terminée", winners: "Vainqueur(s) : {w}", shared: " (victoire partagée)",
+    take_range: "{p} peut prendre de 1 à {n} tuiles au milieu.", must_all: "{p} est le dernier sans butin : il prend les {n} tuiles.",
+    first: "Premier coup de la manche : prendre au milieu.", rob: "Voler {v} ({n} tuiles, en rendre de {a} à {b}).",
+    rob_stuck: "Prendre la tuile unique de {v} (rien ne retourne au milieu).",
+    rob_btn: "Voler {v}", lot: "lot", pool: "{n} tuile(s) au milieu : {d}", unsorted: "non décrites",
+    player: "Joueur", points: "Points", track: "Parcours des peaux", species: "Espèces", hand: "Cartes", loot: "Butin",
+    shaman: "chamane", to_reveal: "{n} à révéler, {t} tuiles en tout", card_of: "Carte face cachée de {p} :",
+    give: "donne", take_sp: "prend", none: "—", peek: "Regarder", flip_shaman: "Retourner le chamane",
+    recall: "Faire rendre {p}", eval_card: "Carte d'évaluation, face cachée", flip: "Retourner", flip_where: "où",
+    flip_from: "face visible", flip_to: "nouvelle face", middle_word: "milieu", rule: "règle", reason: "Raison",
+    round_scored: "Manche {r} comptée", arrow_red: "rouge (horaire)", arrow_blue: "bleue (anti-horaire)",
+    red: "rouge", blue: "bleue",
+  },
+};
+
+let lang = document.body.dataset.lang === "en" ? "en" : "fr";
+const API = document.body.dataset.api;
+let view = null;
+let stealChoice = null;
+
+function t(key, vars) {
+  let s = (T[lang] && T[lang][key]) || T.en[key] || key;
+  for (const [k, v] of Object.entries(vars || {})) s = s.split("{" + k + "}").join(String(v));
+  return s;
+}
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "text") node.textContent = v;
+    else if (k === "on") node.addEventListener("click", v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c) node.append(c);
+  return node;
+}
+function $(id) { return document.getElementById(id); }
+function kindName(kind) {
+  if (lang === "fr" && view && view.kind_fr[kind]) return view.kind_fr[kind];
+  return kind === "unsorted" ? t("unsorted") : kind;
+}
+function describe(tiles) {
+  return Object.entries(tiles || {}).map(([k, n]) => n + " " + kindName(k)).join(", ");
+}
+function showError(err) {
+  const box = $("error");
+  if (!err) { box.hidden = true; box.textContent = ""; return; }
+  const msg = lang === "fr" && err.message_fr ? err.message_fr : err.message;
+  const rule = err.rule && view && view.rules[err.rule] ? " — " + view.rules[err.rule].section : "";
+  box.textContent = msg + (err.rule ? " [" + err.rule + "]" : "") + rule;
+  box.hidden = false;
+}
+
+async function post(path, body) {
+  const response = await fetch(API + path, {
+    method: "POST", headers: { "Content-Type": "application/json", "X-Mammut": "1" }, body: JSON.stringify(body || {}),
+  });
+  const data = await response.json();
+  if (!data.ok) { showError(data.error); return null; }
+  showError(null);
+  view = data;
+  render();
+  return data;
+}
+async function load() {
+  const response = await fetch(API + "/state", { cache: "no-store" });
+  view = await response.json();
+  render();
+}
+function act(action) { return post("/action", { action }); }
+
+function counter(prefix, kinds, values, max) {
+  const box = el("div", { class: "kinds" });
+  for (const kind of kinds) {
+    const input = el("input", { type: "number", min: "0", id: prefix + kind, value: String((values || {})[kind] || 0) });
+    if (max !== undefined) input.setAttribute("max", String(max));
+    box.append(el("label", { class: "kind" }, el("span", { text: kindName(kind) }), input));
+  }
+  return box;
+}
+function readCounts(prefix, kinds) {
+  const out = {};
+  for (const kind of kinds) {
+    const input = $(prefix + kind);
+    const n = input ? parseInt(input.value, 10) || 0 : 0;
+    if (n > 0) out[kind] = n;
+  }
+  return out;
+}
+
+function translateStatic() {
+  document.documentElement.lang = lang;
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+}
+
+function render() {
+  translateStatic();
+  const g = view && view.game;
+  $("setup").hidden = !!g;
+  $("board").hidden = !g;
+  if (!g) return;
+  const lootKinds = [...view.kinds, ...view.species];
+  const pickKinds = [...view.kinds, "question", "shaman", ...view.species];
+  // headline and legal moves
+  let head = t("round") + " " + g.round + " — ";
+  if (g.phase === "sharing") head += t("turn", { p: g.to_move });
+  else if (g.phase === "evaluation") head += t("eval_phase");
+  else head = t("over") + " — " + t("winners", { w: g.final.winners.join(", ") }) + (g.final.shared ? t("shared") : "");
+  $("headline").textContent = head;
+  const legal = [];
+  const o = g.options;
+  if (g.phase === "sharing") {
+    if (o.first_move) legal.push(t("first"));
+    if (o.must_take_all) legal.push(t("must_all", { p: g.to_move, n: o.take_max }));
+    else if (o.can_take) legal.push(t("take_range", { p: g.to_move, n: o.take_max }));
+    for (const s of o.steals) {
+      legal.push(s.give_back_max === 0 ? t("rob_stuck", { v: s.victim })
+        : t("rob", { v: s.victim + (g.lots_needed === 2 ? " " + t("lot") + " " + (s.lot + 1) : ""), n: s.size, a: s.give_back_min, b: s.give_back_max }));
+    }
+  }
+  $("legal").textContent = legal.join(" ");
+  // scoreboard
+  const table = el("table", { id: "scoreboard" });
+  table.append(el("tr", {}, ...["player", "points", "track", "species", "hand", "loot"].map(k => el("th", { text: t(k) }))));
+  g.players.forEach((p, i) => {
+    const tags = (p === g.to_move ? " ▶" : "") + (p === g.holder ? " ☯ " + t("shaman") : "");
+    const loot = g.lots[p].map(l => "[" + describe(l) + "]").join(" ");
+    const row = el("tr", { id: "player-" + i, class: p === g.to_move ? "active" : "" },
+      el("td", { text: p + tags }), el("td", { text: String(g.points[p]), class: "num" }),
+      el("td", { text: String(g.track[p]), class: "num" }),
+      el("td", { text: g.species_owned[p].map(kindName).join(", ") }),
+      el("td", { text: String(g.hands[p]), class: "num" }), el("td", { text: loot }));
+    table.append(row);
+  });
+  $("scores").replaceChildren(table);
+  // sharing
+  $("sharing").hidden = g.phase !== "sharing";
+  $("evaluation").hidden = g.phase !== "evaluation";
+  if (g.phase === "sharing") renderSharing(g, pickKinds);
+  if (g.phase === "evaluation") renderEvaluation(g, lootKinds);
+  renderResults(g);
+}
+
+function renderSharing(g, pickKinds) {
+  $("pool").textContent = t("pool", { n: g.pool_size, d: describe(g.pool) });
+  $("take-kinds").replaceChildren(counter("take-", pickKinds));
+  $("take").disabled = !g.options.can_take || g.options.must_take_all;
+  $("take-all").disabled = !g.options.can_take;
+  const steals = $("steals");
+  steals.replaceChildren();
+  for (const s of g.options.steals) {
+    const label = t("rob_btn", { v: s.victim }) + (g.lots_needed === 2 ? " (" + t("lot") + " " + (s.lot + 1) + ")" : "");
+    steals.append(el("button", { type: "button", id: "rob-" + g.players.indexOf(s.victim) + "-" + s.lot, text: label,
+      on: () => { stealChoice = s; renderGiveBack(g); } }));
+  }
+  if (stealChoice && !g.options.steals.some(s => s.victim === stealChoice.victim && s.lot === stealChoice.lot)) stealChoice = null;
+  renderGiveBack(g);
+  const cards = $("cards");
+  cards.replaceChildren();
+  const me = g.to_move;
+  cards.append(el("button", { type: "button", id: "card-eval", text: t("eval_card"), on: () => act({ type: "card", player: me, card: "hidden" }) }));
+  cards.append(el("button", { type: "button", id: "card-peek", text: t("peek"), on: () => act({ type: "card", player: me, card: "peek" }) }));
+  const shamanAt = g.pool.shaman ? ["middle", 0] : g.holder ? [g.holder, g.lots[g.holder].findIndex(l => l.shaman)] : null;
+  if (shamanAt) cards.append(el("button", { type: "button", id: "card-flip-shaman", text: t("flip_shaman"),
+    on: () => act({ type: "card", player: me, card: "flip", flips: [{ where: shamanAt[0], lot: shamanAt[1], face: "shaman", to: "shaman" }] }) }));
+  g.players.forEach((p, i) => {
+    g.lots[p].forEach((lot, j) => {
+      if (g.lots_needed === 1 && p === me) return;
+      cards.append(el("button", { type: "button", id: "card-recall-" + i + "-" + j, text: t("recall", { p: p + (g.lots_needed === 2 ? " " + (j + 1) : "") }),
+        on: () => act({ type: "card", player: me, card: "recall", targets: [{ player: p, lot: g.lots_needed === 2 ? j : null }] }) }));
+    });
+  });
+  // a generic turn-over: where, side up, new side
+  const where = el("select", { id: "flip-where" }, el("option", { value: "middle", text: t("middle_word") }),
+    ...g.players.map(p => el("option", { value: p, text: p })));
+  const sides = [...view.kinds, "question"];
+  const from = el("select", { id: "flip-from" }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
+  const to = el("select", { id: "flip-to" }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
+  cards.append(el("div", { class: "flip" }, el("span", { text: t("flip_where") }), where, el("span", { text: t("flip_from") }), from,
+    el("span", { text: t("flip_to") }), to,
+    el("button", { type: "button", id: "card-flip", text: t("flip"),
+      on: () => act({ type: "card", player: me, card: "flip", flips: [{ where: where.value, lot: 0, face: from.value, to: to.value }] }) })));
+}
+
+function renderGiveBack(g) {
+  const box = $("give-back");
+  if (!stealChoice) { box.hidden = true; return; }
+  box.hidden = false;
+  const lot = g.lots[stealChoice.victim][stealChoice.lot] || {};
+  $("give-back-title").textContent = t("rob", { v: stealChoice.victim, n: stealChoice.size, a: stealChoice.give_back_min, b: stealChoice.give_back_max })
+    + " " + describe(lot);
+  $("give-kinds").replaceChildren(counter("give-", Object.keys(lot)));
+}
+
+function renderEvaluation(g, lootKinds) {
+  const ev = g.evaluation;
+  const box = $("reveal");
+  box.replaceChildren();
+  g.players.forEach((p, i) => {
+    const info = ev.tiles[p];
+    box.append(el("div", { class: "reveal-player" },
+      el("h4", { text: p + " — " + t("to_reveal", { n: info.to_reveal, t: info.total }) }),
+      counter("reveal-" + i + "-", lootKinds, info.known)));
+  });
+  const arrow = $("arrow");
+  arrow.replaceChildren(...view.arrows.map(a => el("option", { value: a, text: t("arrow_" + a) })));
+  arrow.value = ev.arrow;
+  const cards = $("eval-cards");
+  cards.replaceChildren();
+  g.players.forEach((p, i) => {
+    for (let k = 0; k < ev.face_down[p]; k++) {
+      const pick = el("select", { id: "evcard-" + i + "-" + k }, ...view.evaluation_cards.map(c => el("option", { value: c, text: c })));
+      const sp = (id) => el("select", { id }, el("option", { value: "", text: t("none") }), ...view.species.map(s => el("option", { value: s, text: kindName(s) })));
+      cards.append(el("div", { class: "evcard" }, el("span", { text: t("card_of", { p }) }), pick,
+        el("span", { text: t("give") }), sp("evgive-" + i + "-" + k), el("span", { text: t("take_sp") }), sp("evtake-" + i + "-" + k)));
+    }
+  });
+}
+
+function renderResults(g) {
+  const box = $("results");
+  box.replaceChildren();
+  for (const r of [...g.results].reverse()) {
+    const table = el("table", { class: "lines" });
+    table.append(el("tr", {}, ...["player", "points", "reason", "rule"].map(k => el("th", { text: t(k) }))));
+    for (const line of r.lines) {
+      const pts = line.points > 0 ? "+" + line.points : String(line.points);
+      const rule = view.rules[line.rule];
+      table.append(el("tr", {}, el("td", { text: line.player }), el("td", { text: pts, class: "num" }),
+        el("td", { text: line[lang] }), el("td", { text: line.rule, title: rule ? rule.section + " — " + rule[lang] : "" })));
+    }
+    box.append(el("section", { class: "round-result" }, el("h3", { text: t("round_scored", { r: r.round }) }), table));
+  }
+}
+
+function submitEvaluation() {
+  const g = view.game;
+  const lootKinds = [...view.kinds, ...view.species];
+  const tiles = {};
+  g.players.forEach((p, i) => { tiles[p] = readCounts("reveal-" + i + "-", lootKinds); });
+  const cards = [];
+  g.players.forEach((p, i) => {
+    for (let k = 0; k < g.evaluation.face_down[p]; k++) {
+      const entry = { card: $("evcard-" + i + "-" + k).value, player: p };
+      const give = $("evgive-" + i + "-" + k).value, take = $("evtake-" + i + "-" + k).value;
+      if (give) entry.give = give;
+      if (take) entry.take = take;
+      cards.push(entry);
+    }
+  });
+  return act({ type: "evaluate", tiles, arrow: $("arrow").value, cards });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("lang-fr").addEventListener("click", () => { lang = "fr"; render(); });
+  $("lang-en").addEventListener("click", () => { lang = "en"; render(); });
+  $("undo").addEventListener("click", () => post("/undo", {}));
+  $("show-setup").addEventListener("click", () => { $("setup").hidden = false; translateStatic(); });
+  $("start").addEventListener("click", () => {
+    const players = $("setup-players").value.split(",").map(s => s.trim()).filter(Boolean);
+    post("/new", { players }).then(ok => { if (ok) $("setup").hidden = true; });
+  });
+  $("take").addEventListener("click", () => {
+    const kinds = [...view.kinds, "question", "shaman", ...view.species];
+    act({ type: "take", player: view.game.to_move, tiles: readCounts("take-", kinds) });
+  });
+  $("take-all").addEventListener("click", () => act({ type: "take", player: view.game.to_move, tiles: view.game.pool }));
+  $("steal").addEventListener("click", () => {
+    const s = stealChoice;
+    const lot = view.game.lots[s.victim][s.lot] || {};
+    act({ type: "steal", player: view.game.to_move, victim: s.victim, lot: s.lot, give_back: readCounts("give-", Object.keys(lot)) })
+      .then(ok => { if (ok) stealChoice = null; });
+  });
+  $("score").addEventListener("click", submitEvaluation);
+  load();
+});

@@ -1,0 +1,196 @@
+"""The Mammut mode of the table companion: a Flask blueprint of its own.
+
+``register(app, journal_path)`` adds it to any Flask app under ``/mammut/``. The page
+(FR/EN) shows whose turn it is and what is legal, lets the players tap what each took,
+scores the round with the reason for every point, and has undo. Every change is written
+to the journal (``ostby_mammut.journal``) before the answer that shows it is sent; the
+journal is replayed when the app starts.
+
+Writes are JSON ``POST`` requests carrying the header ``X-Mammut: 1`` (a cross-site form
+cannot set it). The product app may wrap the blueprint in its referee PIN as well.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from flask import Blueprint, Flask, current_app, jsonify, render_template, request
+
+from .core import (
+    ARROWS,
+    EVALUATION_CARDS,
+    GOODS,
+    KIND_FR,
+    LAST_ROUND,
+    QUESTION,
+    SHAMAN,
+    SPECIES_FR,
+    UNSORTED,
+    BadRequest,
+    IllegalAction,
+)
+from .game import Game
+from .journal import Journal
+from .rulebook import RULES
+from .sharing import options
+from .variants import CHOICES
+
+EXTENSION = "ostby_mammut"
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+
+bp = Blueprint("ostby_mammut", __name__, url_prefix="/mammut", template_folder="templates",
+               static_folder="static", static_url_path="/static")
+
+
+class Table:
+    """The game on the table, its journal and a lock (one change at a time)."""
+
+    def __init__(self, journal_path: str):
+        self.journal = Journal(journal_path)
+        self.lock = threading.Lock()
+        self.game: Game | None = self.journal.replay()
+
+    def new_game(self, setup: dict) -> None:
+        game = Game(setup)  # validates before anything is written
+        self.journal.start_over()
+        self.journal.append({"type": "setup", "setup": game.setup})
+        self.game = game
+
+    def play(self, action: dict) -> list:
+        if self.game is None:
+            raise IllegalAction("no game: start one first", "request.format", fr="pas de partie : commencez-en une")
+        events = self.game.play(action)
+        try:
+            self.journal.append({"type": "action", "action": action})
+        except OSError:
+            self.game = self.game.undone()
+            raise
+        return events
+
+    def undo(self) -> None:
+        if self.game is None:
+            raise IllegalAction("no game", "request.format", fr="pas de partie")
+        previous = self.game.undone()
+        self.journal.append({"type": "undo"})
+        self.game = previous
+
+
+def _table() -> Table:
+    return current_app.extensions[EXTENSION]
+
+
+def _view(game: Game | None) -> dict:
+    base = {"kinds": list(GOODS), "species": list(game.config.species if game else ()),
+            "evaluation_cards": list(EVALUATION_CARDS), "arrows": list(ARROWS),
+            "variants": {k: list(v) for k, v in CHOICES.items()},
+            "kind_fr": {**KIND_FR, **SPECIES_FR}, "rules": {r.id: {"en": r.en, "fr": r.fr, "section": r.section}
+                                                           for r in RULES.values()}}
+    if game is None:
+        return {**base, "game": None}
+    s = game.sharing
+    view = {
+        "players": list(game.players), "round": game.round, "last_round": LAST_ROUND, "phase": game.phase,
+        "points": game.points, "track": game.track, "species_owned": game.species,
+        "hands": {p: len(h) for p, h in game.hands.items()}, "draw_pile": len(game.draw),
+        "discard_pile": len(game.discard), "start": s.start, "to_move": s.to_move,
+        "pool": s.pool, "pool_size": s.pool_size(), "lots": {p: list(s.lots[p]) for p in game.players},
+        "lots_needed": s.lots_needed, "holder": s.holder(), "arrow": s.arrow,
+        "played": [{"player": p, "card": c if c not in EVALUATION_CARDS else "face_down"} for p, c in s.played],
+        "options": options(s), "results": game.results, "final": game.final, "actions": len(game.actions),
+        "variants": game.variants.to_json(),
+    }
+    if game.phase == "evaluation":
+        view["evaluation"] = game.evaluation_defaults()
+    return {**base, "game": view}
+
+
+def _error(exc, status):
+    body = exc.to_json()
+    return jsonify({"ok": False, "error": body}), status
+
+
+@bp.before_request
+def _guard():
+    if request.method == "POST":
+        if request.headers.get("X-Mammut") != "1" or not request.is_json:
+            return jsonify({"ok": False, "error": {"code": "forbidden", "message": "JSON with X-Mammut: 1 expected",
+                                                   "rule": "request.format"}}), 403
+    return None
+
+
+@bp.after_request
+def _headers(response):
+    response.headers.setdefault("Content-Security-Policy", CSP)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    if response.mimetype == "application/json":
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/")
+def page():
+    lang = request.args.get("lang", "fr")
+    return render_template("ostby_mammut/mammut.html", lang="en" if lang == "en" else "fr")
+
+
+@bp.get("/api/state")
+def state():
+    table = _table()
+    with table.lock:
+        return jsonify({"ok": True, **_view(table.game)})
+
+
+def _write(fn):
+    table = _table()
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        return _error(BadRequest("request", "must be a JSON object"), 400)
+    with table.lock:
+        try:
+            events = fn(table, body)
+        except BadRequest as exc:
+            return _error(exc, 400)
+        except IllegalAction as exc:
+            return _error(exc, 409)
+        return jsonify({"ok": True, "events": events or [], **_view(table.game)})
+
+
+@bp.post("/api/new")
+def new_game():
+    def go(table, body):
+        players = body.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+            raise BadRequest("players", "list 2 to 5 names in seat order (clockwise)")
+        players = [p.strip()[:24] for p in players]
+        setup = {"players": players, "mode": "page", "seed": int(body.get("seed") or 0)}
+        for key in ("variants", "species", "start"):
+            if body.get(key):
+                setup[key] = body[key]
+        table.new_game(setup)
+        return [{"type": "new_game", "rule": "setup.start_player"}]
+    return _write(go)
+
+
+@bp.post("/api/action")
+def action():
+    return _write(lambda table, body: table.play(body.get("action")))
+
+
+@bp.post("/api/undo")
+def undo():
+    def go(table, body):
+        table.undo()
+        return [{"type": "undone", "rule": "request.format"}]
+    return _write(go)
+
+
+def register(app: Flask, journal_path: str) -> None:
+    """Add the Mammut mode to ``app`` under ``/mammut/``; its game lives in ``journal_path``
+    (replayed now if it exists)."""
+    app.extensions[EXTENSION] = Table(journal_path)
+    app.register_blueprint(bp)
+
+
+__all__ = ["register", "bp", "Table", "QUESTION", "SHAMAN", "UNSORTED"]
