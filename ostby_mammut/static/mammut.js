@@ -20,7 +20,7 @@ const T = {
     shaman: "shaman", to_reveal: "{n} to reveal, {t} tiles in all", card_of: "Face-down card of {p}:",
     give: "gives up", take_sp: "takes", none: "—", peek: "Look (peek)", flip_shaman: "Turn the shaman over",
     recall: "Recall {p}", eval_card: "Evaluation card, face down", flip: "Turn over", flip_where: "where",
-    flip_from: "side up", flip_to: "new side", middle_word: "middle", rule: "rule", reason: "Reason",
+    flip_from: "side up", flip_to: "new side", middle_word: "middle", rule: "Rule", reason: "Reason",
     round_scored: "Round {r} scored", arrow_red: "red (clockwise)", arrow_blue: "blue (counter-clockwise)",
     red: "red", blue: "blue",
   },
@@ -41,13 +41,16 @@ const T = {
     shaman: "chamane", to_reveal: "{n} à révéler, {t} tuiles en tout", card_of: "Carte face cachée de {p} :",
     give: "donne", take_sp: "prend", none: "—", peek: "Regarder", flip_shaman: "Retourner le chamane",
     recall: "Faire rendre {p}", eval_card: "Carte d'évaluation, face cachée", flip: "Retourner", flip_where: "où",
-    flip_from: "face visible", flip_to: "nouvelle face", middle_word: "milieu", rule: "règle", reason: "Raison",
+    flip_from: "face visible", flip_to: "nouvelle face", middle_word: "milieu", rule: "Règle", reason: "Raison",
     round_scored: "Manche {r} comptée", arrow_red: "rouge (horaire)", arrow_blue: "bleue (anti-horaire)",
     red: "rouge", blue: "bleue",
   },
 };
 
-let lang = document.body.dataset.lang === "en" ? "en" : "fr";
+const urlLang = new URLSearchParams(window.location.search).get("lang");
+let lang = urlLang || window.localStorage.getItem("mammut-lang") || document.body.dataset.lang;
+if (lang !== "en") lang = "fr";
+function setLang(value) { lang = value; window.localStorage.setItem("mammut-lang", value); render(); }
 const API = document.body.dataset.api;
 let view = null;
 let stealChoice = null;
@@ -285,8 +288,8 @@ function submitEvaluation() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  $("lang-fr").addEventListener("click", () => { lang = "fr"; render(); });
-  $("lang-en").addEventListener("click", () => { lang = "en"; render(); });
+  $("lang-fr").addEventListener("click", () => setLang("fr"));
+  $("lang-en").addEventListener("click", () => setLang("en"));
   $("undo").addEventListener("click", () => post("/undo", {}));
   $("show-setup").addEventListener("click", () => { $("setup").hidden = false; translateStatic(); });
   $("start").addEventListener("click", () => {
