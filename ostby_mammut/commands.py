@@ -61,6 +61,8 @@ def register(subparsers) -> None:
     s.add_argument("--text", action="store_true", help="print the scoring lines as text instead of JSON")
     s.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the --text lines (default en)")
     s.set_defaults(handler=cmd_score)
-    r = sub.add_parser("rules", help="list the Mammut rule ids with their rulebook sections and our paraphrases")
+    r = sub.add_parser("rules", help="list the Mammut rule ids with their rulebook sections and our paraphrases",
+                       description="Print every rule id the Mammut referee and scoring cite, with the section of the "
+                                   "French rulebook (or of docs/rulings-mammut.md) and our own paraphrase.")
     r.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the paraphrases (default en)")
     r.set_defaults(handler=cmd_rules)
