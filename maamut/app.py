@@ -1,9 +1,11 @@
-"""The companion as one program: camera → tracker → engine → journal → LEDs and page.
+"""The companion as one program: camera → tracker → table → journal → LEDs and page.
 
-:class:`Companion` wires the parts that every mode shares (the web page and its hub,
-the crash-safe table game, the LEDs and the buttons); ``maamut serve`` adds the real
-camera, ``maamut demo`` adds self-playing bots whose moves are rendered as camera frames
-and read back through the same reader and tracker (:mod:`maamut.demo`).
+:class:`Companion` wires the parts that every mode shares around the table's one live
+game (a :class:`session.TableSession`, resumed from the crash-safe journal): the web
+page and its hub, the LEDs and the buttons are adapters that read it and propose
+changes to it. ``maamut serve`` adds the camera loop (:mod:`maamut.serve`); ``maamut
+demo`` runs the same camera loop on a simulated camera watching simulated players
+(:mod:`maamut.demo`).
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ import socket
 import threading
 import time
 
+import engine
 from companion_web import GameHub, create_app
 from firmware_bridge.backends import DEFAULT_LED_COUNT, FirmwareBackend, SimulatedBackend
 from firmware_bridge.scenes import SceneMaker
+from session import CommandError, Journal, TableSession
 
 from .config import Config
-from .journal import Journal
-from .table import TableGame
 
 log = logging.getLogger("maamut")
 
@@ -82,30 +84,71 @@ def local_address() -> str:
         return "127.0.0.1"
 
 
-class LedDirector:
-    """Plays the LED scenes of each change, holding a flight's path long enough to follow."""
+class LedMirror:
+    """Shows the LED strip on the page, at most ``rate_hz`` times a second.
 
-    def __init__(self, backend, maker: SceneMaker, hub: GameHub, hold_s: float = 2.5):
+    One move plays several scenes and each sets pixels several times; the page needs
+    only the latest colours, so changes arriving faster are folded into one update.
+    """
+
+    def __init__(self, backend, hub: GameHub, rate_hz: float = 4.0):
+        self.backend = backend
+        self.hub = hub
+        self.period = 1.0 / rate_hz
+        self._lock = threading.Lock()
+        self._last = 0.0
+        self._timer: threading.Timer | None = None
+        self.published = 0
+        backend.on_change(self._changed)
+
+    def _changed(self, state=None) -> None:
+        with self._lock:
+            if self._timer is not None:
+                return  # an update is already due: it will show these colours too
+            wait = self._last + self.period - time.monotonic()
+            if wait > 0:
+                self._timer = threading.Timer(wait, self._publish)
+                self._timer.daemon = True
+                self._timer.start()
+                return
+            self._last = time.monotonic()
+        self._send()
+
+    def _publish(self) -> None:
+        with self._lock:
+            self._timer = None
+            self._last = time.monotonic()
+        self._send()
+
+    def _send(self) -> None:
+        self.published += 1
+        self.hub.update(leds=[list(map(int, rgb)) for rgb in self.backend.rendered(int(time.monotonic() * 1000))])
+
+    def close(self) -> None:
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+
+class LedDirector:
+    """Plays the LED scenes of each change of the table, holding a flight's path long
+    enough to follow; subscribed to the table's session."""
+
+    def __init__(self, backend, maker: SceneMaker, hold_s: float = 2.5):
         self.backend = backend
         self.maker = maker
-        self.hub = hub
         self.hold_s = hold_s
         self._generation = 0
         self._lock = threading.Lock()
-        backend.on_change(self._mirror)
 
-    def _mirror(self, state: dict) -> None:
-        self.hub.update(leds=[list(map(int, rgb)) for rgb in self.backend.rendered(int(time.monotonic() * 1000))])
-
-    def on_change(self, table: TableGame, events: list) -> None:
+    def on_change(self, change, snapshot, table: TableSession) -> None:
         game = table.game
         if game is None:
             return
-        needs = table.pending["needs"] if table.pending else None
-        if events and events[0].get("type") == "undo":
-            events = []
+        events = [] if change.kind in ("undo", "resumed", "imported", "marks") else list(change.events)
         try:
-            scenes = self.maker.for_game(game, events, needs, table.illegal)
+            scenes = self.maker.for_game(game, events, engine.needs_to_json(snapshot.needs), table.marks())
         except Exception:
             log.exception("no LED scene for these events")
             return
@@ -135,25 +178,30 @@ class LedDirector:
 
 
 class Companion:
-    """Hub, page, crash-safe game, LEDs and buttons, wired together."""
+    """The table's session, page, LEDs and buttons, wired together."""
 
     def __init__(self, cfg: Config, leds=None, buttons=None, web_config: dict | None = None):
         self.cfg = cfg
         self.hub = GameHub()
         self.journal = Journal(cfg.path(cfg.game.get("journal", "var/current-game.jsonl")))
-        players_info = {p["id"]: {"name": p.get("name", p["id"]), "colour": p.get("colour", "#888888")}
-                        for p in cfg.players()}
-        self.table = TableGame.resume(self.hub, self.journal, players_info)
+        self.table = TableSession.resume(self.journal, players=seats_of(cfg), variants=cfg.variants())
+        loaded = self.table.resumed
+        if loaded.problem:
+            say(f"the journal was damaged ({loaded.problem}): {loaded.dropped_lines} line(s) dropped, "
+                f"the damaged file is kept as {loaded.damaged_copy}")
         if self.table.game is not None:
             say(f"resumed the game in {self.journal.path} after {self.table.game.turns_played()} turns")
         self.scenes = SceneMaker.from_config({"game": cfg.game, "leds": cfg.leds})
         if leds is None:
             leds, _ = build_leds(cfg, self.scenes.ledmap.led_count)
         self.leds = leds
-        self.director = LedDirector(leds, self.scenes, self.hub)
-        self.table.listeners.append(self.director.on_change)
+        self.mirror = LedMirror(leds, self.hub)
+        self.director = LedDirector(leds, self.scenes)
+        self.table.subscribe(lambda change, snapshot: self.director.on_change(change, snapshot, self.table))
         self.buttons = buttons if buttons is not None else build_buttons(cfg)
-        config = {"HUB": self.hub, "GAME": self.table}
+        #: The camera loop, when one follows the game (the *done* button then asks it).
+        self.camera = None
+        config = {"HUB": self.hub, "SESSION": self.table}
         pin = str(cfg.web.get("pin") or "")
         if pin:
             config["REFEREE_PIN"] = pin
@@ -163,7 +211,7 @@ class Companion:
         self.url = f"http://{local_address()}:{cfg.web.get('port', 8080)}/"
         self._publish_qr()
         if self.table.game is not None:
-            self.director.on_change(self.table, [])
+            self.director.on_change(_Resumed, self.table.snapshot(), self.table)
         else:
             self.director.attract()
 
@@ -220,11 +268,25 @@ class Companion:
     def close(self) -> None:
         if self.server is not None:
             self.server.stop()
+        self.mirror.close()
         self.hub.close()
         if self.buttons is not None:
             self.buttons.close()
         self.leds.close()
-        self.journal.close()
+        self.table.close()
+
+
+class _Resumed:
+    """The change a resumed game is first shown with (nothing new happened)."""
+
+    kind = "resumed"
+    events = ()
+
+
+def seats_of(cfg: Config) -> list[dict]:
+    """The configured players in seating order, as the table's seats."""
+    return [{"id": p["id"], "name": p.get("name", p["id"]), **({"colour": p["colour"]} if p.get("colour") else {})}
+            for p in cfg.players()]
 
 
 def wait_forever(stop: threading.Event) -> None:

@@ -60,13 +60,14 @@ def cmd_demo(args) -> int:
         return 2
     if not args.config:
         cfg.game["journal"] = "var/demo-game.jsonl"
+        cfg.camera["calibration"] = "var/demo-calibration.json"
     from .app import Companion, say
     from .demo import Demo
 
     companion = Companion(cfg)
     companion.start_web()
-    say("demo: bots play; every move is rendered as camera frames and read back by the real tracker"
-        if not args.no_vision else "demo: bots play (camera path off)")
+    say("demo: simulated players move the pieces; a simulated camera films them and the real camera loop "
+        "follows" if not args.no_vision else "demo: bots play (camera path off)")
     stop = threading.Event()
     _stop_on_sigterm(stop)
     demo = Demo(companion, seed=args.seed, turn_s=args.turn_seconds, attract_s=args.attract_seconds,

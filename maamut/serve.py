@@ -1,7 +1,9 @@
-"""The live parts of ``maamut serve``: the camera loop and the button loop.
+"""The live parts of ``maamut serve`` (and of ``maamut demo``): the camera loop and the
+button loop.
 
-Both run in their own threads and only ever talk to the table game through its
-public methods, so a stuck camera or a bouncing button never blocks the page.
+Both run in their own threads and only ever propose changes to the table's session,
+so a stuck camera or a bouncing button never blocks the page. The camera loop reads
+whatever frame source the configuration names, a simulated camera included.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from vision.sources import SourceError, describe_spec, open_source
 from vision.track_commands import TrackRun
 
 from .app import say
-from .demo import TrackerBridge
 
 log = logging.getLogger("maamut.serve")
 
@@ -27,14 +28,13 @@ REOPEN_DELAY_S = 2.0
 
 
 class CameraLoop(threading.Thread):
-    def __init__(self, companion, spec: str, stop: threading.Event):
+    def __init__(self, companion, spec: str, stop: threading.Event, required: int = 5):
         super().__init__(name="camera", daemon=True)
         self.companion = companion
         self.spec = spec
         self.stop = stop
         cfg = companion.cfg
-        self.players = [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour")}
-                        for p in cfg.players()]
+        table = companion.table
         calibration = None
         path = cfg.path(cfg.camera.get("calibration", "var/calibration.json"))
         try:
@@ -43,25 +43,23 @@ class CameraLoop(threading.Thread):
         except (OSError, CalibrationError, ValueError):
             say("no camera calibration yet: it is learnt from the setup (empty board, then each hunter)")
         self.calibration_path = path
-        self.run_ = TrackRun([p["id"] for p in self.players], variants=cfg.variants(), calibration=calibration)
-        self.bridge = TrackerBridge(companion.table, self.run_, self.players)
-        game = companion.table.game
-        if game is not None and calibration is not None and tuple(game.players) == self.run_.players:
-            # after a restart: the camera carries on with the journal's game
-            self.run_.tracker.resume(game)
-            self.bridge.started = True
-            self.bridge.placements = len(self.run_.tracker.placements)
-        elif game is not None:
-            say("no camera calibration for the game in progress: finish it on the page, "
-                "then restart the companion to play with the camera")
-            self.bridge.following = False
+        players = table.snapshot().players or tuple(seat["id"] for seat in table.seats)
+        self.run_ = TrackRun(players, variants=table.variants, calibration=calibration, required=required,
+                             table=table)
+        if table.game is not None and calibration is None:
+            say("no camera calibration for the game in progress: finish it on the page; the camera "
+                "learns the set at the next setup")
+        elif table.game is not None:
+            say("the camera follows the game in progress once the board shows it")
         self._last_view = 0.0
+        self.frames = 0
         # The button thread confirms passes while this thread feeds frames: one tracker,
         # one writer at a time.
         self._tracker_lock = threading.Lock()
+        companion.camera = self
 
     @classmethod
-    def start(cls, companion, stop: threading.Event):
+    def start(cls, companion, stop: threading.Event, required: int = 5):
         spec = str(companion.cfg.camera.get("source", "auto"))
         if spec == "none":
             return None
@@ -73,7 +71,7 @@ class CameraLoop(threading.Thread):
                 log.info("camera %s: %s", candidate, exc)
                 continue
             say(f"camera: {candidate}")
-            loop = cls(companion, candidate, stop)
+            loop = cls(companion, candidate, stop, required)
             threading.Thread.start(loop)
             return loop
         return None
@@ -98,12 +96,12 @@ class CameraLoop(threading.Thread):
             self.stop.wait(REOPEN_DELAY_S)
 
     def step(self, timestamp: float, frame) -> None:
+        self.frames += 1
         with self._tracker_lock:
             learning = self.run_.reader is None
             self.run_.feed(timestamp, frame)
             if learning and self.run_.reader is not None:
                 self._save_calibration()
-            self.bridge.sync()
         now = time.monotonic()
         if now - self._last_view >= CAMERA_VIEW_PERIOD_S:
             self._last_view = now
@@ -118,10 +116,18 @@ class CameraLoop(threading.Thread):
         except OSError as exc:
             say(f"could not save the camera calibration ({exc.strerror})")
 
+    @property
+    def tracker(self):
+        return self.run_.tracker
+
     def press_pass(self) -> None:
+        """The *done* button: the camera checks the board agrees before the pass is played."""
         with self._tracker_lock:
+            before = len(self.run_.tracker.reports)
             self.run_.press_pass(time.monotonic())
-            self.bridge.sync()
+            for report in self.run_.tracker.reports[before:]:
+                if report["type"] == "pass_refused":
+                    say(f"pass refused: {report['message']}")
 
 
 class ButtonLoop(threading.Thread):
@@ -145,7 +151,4 @@ class ButtonLoop(threading.Thread):
             event = panel.get_event(timeout=0.2)
             if event is None:
                 continue
-            if event == "done" and self.camera is not None:
-                self.camera.press_pass()
-            else:
-                self.companion.handle_button(event)
+            self.companion.handle_button(event)

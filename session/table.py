@@ -81,6 +81,7 @@ class Change:
 class Snapshot:
     """What the table holds at one version, read in one piece (safe across threads)."""
 
+    #: Counts the changes of the game (not the marks): equal versions, same game.
     version: int
     #: ``no_game``, ``setup``, ``play`` or ``over``
     phase: str
@@ -175,7 +176,8 @@ class TableSession:
         self._pending: dict | None = None  # a turn waiting for a flee choice
         self._marks: list = []
         self._layout: tuple | None = None
-        self._version = 0
+        self._version = 0  # every change, marks included
+        self._game_version = 0  # changes of the game only: what a snapshot is "of"
         self._journaled = 0  # record lines of the current game already in the journal
         self._subscribers: list[Subscriber] = []
         self._lock = threading.RLock()
@@ -208,6 +210,7 @@ class TableSession:
 
     @property
     def version(self) -> int:
+        """Counts every change (marks on the board included)."""
         return self._version
 
     @property
@@ -222,10 +225,10 @@ class TableSession:
     def _snapshot(self) -> Snapshot:
         game = self._game
         if game is None:
-            return Snapshot(self._version, "no_game", variants=self.variants)
+            return Snapshot(self._game_version, "no_game", variants=self.variants)
         phase = "over" if game.winner else ("setup" if game.phase == "setup" else "play")
         pending = self._pending["needs"] if self._pending else None
-        return Snapshot(self._version, phase, tuple(game.players), tuple(game.tiles), game.position,
+        return Snapshot(self._game_version, phase, tuple(game.players), tuple(game.tiles), game.position,
                         game.variants, game.next_to_place(), game.winner, pending, len(game.entries()))
 
     def players_info(self) -> dict:
@@ -282,6 +285,8 @@ class TableSession:
     def _notify(self, kind: str, source: str, events=()) -> None:
         # Called with the lock held: subscribers see changes one at a time, in order.
         self._version += 1
+        if kind != "marks":
+            self._game_version += 1
         change = Change(self._version, kind, source, tuple(events))
         snapshot = self._snapshot()
         for subscriber in list(self._subscribers):

@@ -44,13 +44,15 @@ class TrackRun:
     """
 
     def __init__(self, players, variants: engine.Variants | None = None, calibration: Calibration | None = None,
-                 required: int = 5, pass_times: Iterable[float] = ()):
+                 required: int = 5, pass_times: Iterable[float] = (), table=None):
         self.players = tuple(players)
         self.variants = variants or engine.Variants()
         self.required = required
         self.pass_times = sorted(pass_times)
         self.learner = None if calibration is not None else SetupLearner(len(self.players), required)
-        self.tracker = GameTracker(self.players, self.variants,
+        # ``table``: the table's session the tracker proposes to (``maamut serve``); without
+        # one, a table of its own in memory (``maamut track``).
+        self.tracker = GameTracker(self.players, self.variants, table=table,
                                    stability=StabilityFilter(frames=required, max_hidden_cells=MAX_HIDDEN_CELLS))
         self.reader: BoardReader | None = None
         self.frames_seen = 0
@@ -59,6 +61,9 @@ class TrackRun:
 
     def _start_reading(self, calibration: Calibration) -> None:
         self.reader = BoardReader(calibration, lock_tiles=True)
+        self.tracker.layout = tuple(engine.Tile(t) for t in calibration.tiles)
+        # New games started on the page or with the buttons are laid with these tiles.
+        self.tracker.table.set_layout(calibration.tiles)
 
     def _start_after_learning(self, timestamp: float) -> None:
         """The setup frames the learner kept become the tracker's setup boards."""

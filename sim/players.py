@@ -1,0 +1,284 @@
+"""Simulated players: bots with hands, sitting at a table whose game they obey.
+
+They look at the table's game (the LEDs and the page, for people) and at the board in
+front of them, and do what people do:
+
+* when the board differs from the game (an undo or a move entered on the page, a new
+  game, a misread), they put the pieces right, after a moment;
+* when it is a bot's turn and the board is right, it chooses its turn and moves the
+  pieces by hand (mover first, then the mammoth, then the frightened hunters) or
+  presses *done* to pass;
+* at setup they place their hunters in seating order; when a game is over, they hold
+  *undo* for a new one after a pause.
+
+Without a board (``board=None``) they skip the camera and propose their moves to the
+table directly, the way a referee types them on the page.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+
+import engine
+from engine.game import Game
+from engine.hexgrid import CENTRE, cell_name, parse_cell
+from session import CommandError, Snapshot as TableSnapshot, TableSession
+
+from .bots import Bot
+from .camera import SimulatedBoard
+from .tracker_bench import Snapshot, table_transition
+
+
+@dataclass
+class PlayStats:
+    games: int = 0
+    turns: int = 0
+    errors: int = 0
+    corrections: int = 0
+    frames: int = 0
+    winners: dict = field(default_factory=dict)
+    messages: list = field(default_factory=list)
+
+    def error(self, message: str) -> None:
+        self.errors += 1
+        if len(self.messages) < 20:  # keep memory flat over hours
+            self.messages.append(message)
+
+
+def board_of(snapshot: TableSnapshot) -> Snapshot:
+    """The board the table's game says should lie on the table (labels ``c<seat>``)."""
+    if snapshot.position is None:
+        return Snapshot(CENTRE)
+    return Snapshot.of(snapshot.position, {p: f"c{i}" for i, p in enumerate(snapshot.players)})
+
+
+class SimulatedPlayers:
+    """Bots at the table (see the module docstring); :meth:`step` is one glance."""
+
+    def __init__(self, table: TableSession, board: SimulatedBoard | None, press, rng: random.Random,
+                 turn_s: float = 2.0, attract_s: float = 8.0, patience_s: float = 20.0,
+                 max_turns: int = 120, clock=time.monotonic):
+        self.table = table
+        self.board = board
+        self.press = press  # press(button): "done", "undo", "new_game"
+        self.rng = rng
+        self.bot = Bot(random.Random(rng.randrange(2**31)))
+        self.turn_s = turn_s
+        self.attract_s = attract_s
+        self.patience_s = patience_s
+        self.max_turns = max_turns
+        self.clock = clock
+        self.stats = PlayStats()
+        self._acted_at: float | None = None  # when our last change was made
+        self._acted_version: int | None = None  # the table's version then
+        self._expected: Snapshot | None = None  # the board our change should make the table show
+        self._differs_since: float | None = None
+        self._idle_until = 0.0
+        self._counted_over: int | None = None
+        self._empty_since: float | None = None
+        #: How long an empty board waits for the camera to start the game by itself
+        #: (it does once it knows the set) before hunters are placed for it to learn.
+        self.setup_wait_s = max(2.0, 2 * turn_s)
+
+    # -- one glance at the table ----------------------------------------------------
+    def step(self) -> str:
+        """Look and maybe act; returns what was done (for tests and logs)."""
+        now = self.clock()
+        if now < self._idle_until:
+            return "pause"
+        if self.board is not None and not self.board.settled():
+            return "moving"
+        snap = self.table.snapshot()
+        if self._acted_version is not None:
+            if snap.version == self._acted_version:
+                if now - self._acted_at < self.patience_s:
+                    return "waiting for the table"
+                self.stats.error(f"the table did not follow {self._describe_last()} within {self.patience_s:.0f} s")
+            elif self._expected is not None and board_of(snap) != self._expected and snap.phase != "no_game":
+                self.stats.error(f"the table shows a different board than was played after {self._describe_last()}")
+            self._acted_version = None
+        if snap.phase == "over":
+            return self._game_over(snap, now)
+        if snap.phase == "play" and self._turns(snap) >= self.max_turns:
+            self._finish_game(snap, "turn limit")
+            self.press("new_game")
+            return "new game (turn limit)"
+        expected = board_of(snap)
+        if self.board is not None and snap.phase != "no_game" and self._board() != expected:
+            if not self._is_own_setup_ahead(snap):
+                return self._put_right(expected, now)
+        self._differs_since = None
+        if snap.phase == "no_game":
+            return self._setup_without_game(snap)
+        if snap.phase == "setup":
+            return self._place(snap)
+        if snap.needs is not None:
+            return self._choose_flee(snap)
+        return self._play(snap)
+
+    def _turns(self, snap: TableSnapshot) -> int:
+        game = self.table.game
+        return game.turns_played() if game is not None else 0
+
+    def _board(self) -> Snapshot:
+        return self.board.current
+
+    def _describe_last(self) -> str:
+        return getattr(self, "_last_description", "our last change")
+
+    def _acted(self, snap: TableSnapshot, expected: Snapshot | None, description: str) -> None:
+        self._acted_at = self.clock()
+        self._acted_version = snap.version
+        self._expected = expected
+        self._last_description = description
+        self._idle_until = self._acted_at + self.turn_s
+
+    # -- putting things right -------------------------------------------------------
+    def _put_right(self, expected: Snapshot, now: float) -> str:
+        if self._differs_since is None:
+            self._differs_since = now
+            return "noticed the board differs"
+        if now - self._differs_since < min(1.0, self.turn_s):
+            return "about to put the board right"
+        self.board.move_through([expected])
+        self.stats.corrections += 1
+        self._differs_since = None
+        return "put the board right"
+
+    def _is_own_setup_ahead(self, snap: TableSnapshot) -> bool:
+        """At setup, hunters we placed that the camera has not proposed yet are no error."""
+        if snap.phase != "setup":
+            return False
+        board, expected = self._board(), board_of(snap)
+        return (board.mammoth == expected.mammoth and board.traps == expected.traps
+                and set(expected.hunters) <= set(board.hunters))
+
+    # -- setup ---------------------------------------------------------------------
+    def _setup_without_game(self, snap: TableSnapshot) -> str:
+        """No game yet: the camera starts one when it sees the empty board, if it knows
+        the set; otherwise it learns the set from the hunters being placed."""
+        if self.board is None:
+            self.table.new_game(source="players")
+            return "new game"
+        return self._setup(snap)
+
+    def _place(self, snap: TableSnapshot) -> str:
+        if self.board is not None:
+            return self._setup(snap)
+        game, player = self.table.game, snap.next_to_place
+        if game is None or player is None:
+            return "nothing to place"
+        self.table.place_hunter(player, self.bot.choose_start(game), source="players")
+        self._idle_until = self.clock() + self.turn_s / 2
+        return f"placed {player}"
+
+    def _setup(self, snap: TableSnapshot) -> str:
+        """Place the hunters by hand in seating order, one after the other; the table
+        follows as the camera sees them."""
+        board = self._board()
+        seats = list(snap.players) or [s["id"] for s in self.table.seats]
+        labels = [f"c{i}" for i in range(len(seats))]
+        placed = dict(board.hunters)
+        if board.mammoth != CENTRE or board.traps or any(label not in labels for label in placed):
+            self.board.move_through([Snapshot(CENTRE)])
+            self._empty_since = None
+            return "cleared the board"
+        if snap.phase == "no_game" and not placed:
+            now = self.clock()
+            if self._empty_since is None:
+                self._empty_since = now
+            if now - self._empty_since < self.setup_wait_s:
+                return "waiting for the camera to see the empty board"
+        if len(placed) >= len(seats):
+            return "waiting for the camera"
+        local = Game.new(seats, seed=0, tiles=self.board_tiles(), deal=False, variants=snap.variants)
+        for player, label in zip(seats, labels):
+            if label not in placed:
+                break
+            local.place_hunter(player, placed[label])
+        label = labels[len(local.position.hunters)]
+        cell = self.bot.choose_start(local)
+        self.board.move_through([board.with_hunter(label, cell)])
+        self._idle_until = self.clock() + self.turn_s / 2
+        return f"placed {label}"
+
+    def board_tiles(self):
+        layout = self.table.layout
+        if layout is not None:
+            return layout
+        return tuple(engine.Tile(t) for t in self.board.tiles)
+
+    # -- play ----------------------------------------------------------------------
+    def _play(self, snap: TableSnapshot) -> str:
+        game = self.table.game
+        if game is None or game.phase != "play":
+            return "no turn"
+        action, choices = self.bot.choose_turn(game)
+        outcome = engine.apply_action(snap.position.with_(hands=None), action, choices, snap.variants)
+        description = f"{engine.notation.turn_to_text(action, choices)}"
+        if self.board is None:
+            try:
+                self.table.play(action, choices, source="players")
+            except CommandError as exc:
+                self.stats.error(f"{description} refused: {exc.message}")
+                return "refused"
+            self.stats.turns += 1
+            self._idle_until = self.clock() + self.turn_s
+            return f"played {description}"
+        if isinstance(action, engine.Pass):
+            self.press("done")  # a pass leaves the board as it is: the button tells
+            self._acted(snap, board_of_position(outcome.position, snap.players), description)
+            self.stats.turns += 1
+            return f"passed ({description})"
+        labels = {p: f"c{i}" for i, p in enumerate(snap.players)}
+        before, after = board_of(snap), board_of_position(outcome.position, snap.players)
+        moved = next((e for e in outcome.events if e["type"] == "hunter_moved"), None)
+        via = parse_cell(moved["to"]) if moved else None
+        self.board.move_through(table_transition(before, after, labels[action.hunter], via))
+        self._acted(snap, after, description)
+        self.stats.turns += 1
+        return f"played {description}"
+
+    def _choose_flee(self, snap: TableSnapshot) -> str:
+        # Someone entered a move on the page that waits for a flee choice: its owner
+        # chooses on the page, as people do.
+        option = self.rng.choice(snap.needs.options)
+        self.table.choose_flee(option, source="players")
+        return f"chose the flee to {cell_name(option)}"
+
+    # -- the end ---------------------------------------------------------------------
+    def _game_over(self, snap: TableSnapshot, now: float) -> str:
+        if self._counted_over != snap.version:
+            self._counted_over = snap.version
+            self._finish_game(snap, snap.winner)
+            self._idle_until = now + self.attract_s
+            return "game over"
+        self.press("new_game")  # hold undo: a new game with the same seats and tiles
+        return "new game"
+
+    def _finish_game(self, snap: TableSnapshot, winner) -> None:
+        self.stats.games += 1
+        side = "mammoth" if winner == engine.MAMMOTH else ("hunters" if winner else str(winner))
+        self.stats.winners[side] = self.stats.winners.get(side, 0) + 1
+
+    # -- running -------------------------------------------------------------------
+    def run(self, stop: threading.Event, max_games: int | None = None, tick_s: float = 0.05) -> PlayStats:
+        while not stop.is_set() and (max_games is None or self.stats.games < max_games):
+            try:
+                self.step()
+            except CommandError as exc:
+                self.stats.error(f"the table refused: {exc.message}")
+            except Exception as exc:  # the stand keeps running; the error is counted and shown
+                self.stats.error(f"{type(exc).__name__}: {exc}")
+            stop.wait(tick_s)
+        return self.stats
+
+
+def board_of_position(position: engine.Position, players) -> Snapshot:
+    return Snapshot.of(position, {p: f"c{i}" for i, p in enumerate(players)})
+
+
+__all__ = ["SimulatedPlayers", "PlayStats", "board_of"]
