@@ -1,4 +1,4 @@
-"""Plays a scripted game through the real table game and journal, saying what it committed.
+"""Plays a scripted game through the table's real session and journal, saying what it committed.
 
 Run as ``python crash_driver.py JOURNAL SEED TURNS``: it resumes whatever the journal
 holds, plays the rest of the seeded script, and prints ``COMMITTED n`` once turn n has
@@ -12,12 +12,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from companion_web import GameHub  # noqa: E402
-from engine import action_to_json, choices_to_json  # noqa: E402
+from engine import action_from_json, action_to_json, choices_from_json, choices_to_json  # noqa: E402
 from engine.game import Game  # noqa: E402
+from session import Journal, TableSession  # noqa: E402
 from sim.bots import Bot  # noqa: E402
-from maamut.journal import Journal  # noqa: E402
-from maamut.table import TableGame  # noqa: E402
 
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bo"}, {"id": "C", "name": "Cy"}]
 
@@ -42,18 +40,16 @@ def script(seed: int, turns: int):
 def main() -> int:
     journal_path, seed, turns = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     truth, placements, moves = script(seed, turns)
-    table = TableGame.resume(GameHub(render=lambda state: {}), Journal(journal_path))
+    table = TableSession.resume(Journal(journal_path))
     if table.game is None:
-        from engine.notation import tiles_to_text
-        table.new_game(PLAYERS, seed=seed, tiles=tiles_to_text(truth.tiles))
-    from engine.hexgrid import cell_name
+        table.new_game(PLAYERS, seed=seed, tiles=truth.tiles)
     for player, cell in placements:
         if player not in table.game.position.hunters:
-            table.place_hunter(player, cell_name(cell))
+            table.place_hunter(player, cell)
     done = table.game.turns_played()
     print(f"RESUMED {done}", flush=True)
     for n, (action, choices) in enumerate(moves[done:], start=done + 1):
-        table.play(action, choices)
+        table.play(action_from_json(action), choices_from_json(choices))
         print(f"COMMITTED {n}", flush=True)
     print("FINISHED", flush=True)
     return 0

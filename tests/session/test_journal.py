@@ -1,0 +1,111 @@
+"""The journal never loses an acknowledged turn, whatever the power cut or the damage."""
+
+import os
+
+import engine
+from engine.game import Game
+from session import Journal, TableSession
+
+PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bo"}]
+
+
+def started(path) -> TableSession:
+    """A journaled table with both hunters placed and two turns played."""
+    table = TableSession(Journal(str(path)))
+    table.new_game(PLAYERS, seed=4)
+    for player in ("A", "B"):
+        table.place_hunter(player, table.game.start_cells()[0])
+    table.play(engine.Pass("A"))
+    table.play(engine.Pass("B"))
+    table.close()
+    return table
+
+
+def test_a_torn_last_line_is_ignored_and_cut_off(tmp_path):
+    table = started(tmp_path / "g.jsonl")
+    with open(table.journal.path, "a", encoding="utf-8") as fh:
+        fh.write('{"action": {"type": "pa')  # the power went off in the middle of this write
+    resumed = TableSession.resume(Journal(table.journal.path))
+    assert resumed.game.position == table.game.position and resumed.resumed.problem is None
+    assert open(table.journal.path, encoding="utf-8").read().endswith("}\n")
+
+
+def test_a_last_line_that_lost_only_its_newline_is_kept_and_the_next_turn_goes_on_a_new_line(tmp_path):
+    table = started(tmp_path / "g.jsonl")
+    with open(table.journal.path, "rb+") as fh:
+        fh.seek(-1, os.SEEK_END)
+        fh.truncate()  # the power went off just before the newline byte
+    resumed = TableSession.resume(Journal(table.journal.path))
+    assert resumed.game.turns_played() == 2
+    resumed.play(engine.Pass("A"))  # acknowledged: shown on the page
+    resumed.close()
+    again = TableSession.resume(Journal(table.journal.path))
+    assert again.game.turns_played() == 3, "both acknowledged turns survive the next restart"
+    assert again.resumed.problem is None
+
+
+def test_damage_before_the_end_keeps_the_valid_beginning_and_a_named_copy_of_the_file(tmp_path):
+    table = started(tmp_path / "g.jsonl")
+    lines = open(table.journal.path, encoding="utf-8").read().splitlines()
+    lines[3] = '{"action": "garbage"}'  # the first pass is damaged; the second one follows it
+    original = "\n".join(lines) + "\n"
+    with open(table.journal.path, "w", encoding="utf-8") as fh:
+        fh.write(original)
+    resumed = TableSession.resume(Journal(table.journal.path))
+    assert resumed.game.phase == "play" and resumed.game.turns_played() == 0
+    loaded = resumed.resumed
+    assert loaded.problem.startswith("line 4") and loaded.dropped_lines == 2
+    assert "-damaged-" in os.path.basename(loaded.damaged_copy)
+    assert open(loaded.damaged_copy, encoding="utf-8").read() == original
+    assert len(Journal(table.journal.path).lines()) == 3  # the valid prefix, ready for new turns
+
+
+def test_a_journal_with_invalid_utf8_resumes_its_valid_prefix(tmp_path):
+    table = started(tmp_path / "g.jsonl")
+    with open(table.journal.path, "ab") as fh:
+        fh.write(b'{"undo": tr\xff\xfeue}\n{"undo": true}\n')
+    resumed = TableSession.resume(Journal(table.journal.path))
+    assert resumed.game.turns_played() == 2 and resumed.resumed.dropped_lines == 2
+
+
+def test_an_unreadable_journal_is_set_aside_as_damaged_not_lost(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_text("this is not a game record\n")
+    table = TableSession.resume(Journal(str(path)))
+    assert table.game is None
+    kept = [name for name in os.listdir(tmp_path) if name != "g.jsonl"]
+    assert len(kept) == 1 and "-damaged-" in kept[0]
+
+
+def test_every_change_is_on_disk_before_any_subscriber_hears_of_it(tmp_path):
+    journal = Journal(str(tmp_path / "g.jsonl"))
+    table = TableSession(journal)
+    seen = []
+    table.subscribe(lambda change, snapshot: seen.append(
+        len(journal.lines()) == table.game.record_length()))
+    table.new_game(PLAYERS, seed=3)
+    for player in ("A", "B"):
+        table.place_hunter(player, table.game.start_cells()[0])
+    table.play(engine.Pass("A"))
+    table.undo()
+    assert len(seen) == 5 and all(seen)
+    assert TableSession.resume(Journal(journal.path)).game.position == table.game.position
+
+
+def test_display_names_typed_at_setup_survive_a_restart(tmp_path):
+    table = started(tmp_path / "g.jsonl")
+    resumed = TableSession.resume(Journal(table.journal.path))
+    assert resumed.players_info()["A"]["name"] == "Ann" and resumed.players_info()["B"]["name"] == "Bo"
+
+
+def test_a_new_game_sets_the_previous_journal_aside(tmp_path):
+    table = TableSession(Journal(str(tmp_path / "g.jsonl")))
+    table.new_game(PLAYERS, seed=1)
+    table.new_game(PLAYERS, seed=2)
+    files = sorted(os.listdir(tmp_path))
+    assert len(files) == 2 and "g.jsonl" in files and not any("damaged" in f for f in files)
+
+
+def test_replaying_the_record_gives_the_same_game(tmp_path):
+    table = started(tmp_path / "g.jsonl")
+    assert Game.replay(Journal(table.journal.path).lines()).position == table.game.position
