@@ -1,0 +1,40 @@
+"""Follows a game on camera into a journaled table, then waits while the board disagrees.
+
+Run as ``python camera_crash_driver.py JOURNAL``: the camera sees the setup, A's move
+and B's move (``COMMITTED`` after each turn is on disk), the referee undoes B's move on
+the page, and the camera keeps seeing the undone board (``DISAGREES``). The test then
+kills it with SIGKILL, as a power cut would.
+"""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from session import Journal, TableSession  # noqa: E402
+from tests.vision_tracker.test_tracker import board, layout  # noqa: E402
+from vision.tracker import GameTracker  # noqa: E402
+
+PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}]
+
+
+def main() -> int:
+    table = TableSession(Journal(sys.argv[1]), players=PLAYERS)
+    tracker = GameTracker(tiles=layout(), table=table)
+    tracker.observe(board({"c0": "-3,0"}))
+    tracker.observe(board({"c0": "-3,0", "c1": "3,0"}))
+    tracker.observe(board({"c0": "-1,0", "c1": "3,0"}))
+    print("COMMITTED A", flush=True)
+    tracker.observe(board({"c0": "-1,0", "c1": "2,0"}))
+    print("COMMITTED B", flush=True)
+    table.undo(source="page")
+    tracker.observe(board({"c0": "-1,0", "c1": "2,0"}))
+    assert not tracker.in_step
+    print("DISAGREES", flush=True)
+    time.sleep(60)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
