@@ -53,6 +53,9 @@ class CameraLoop(threading.Thread):
             say("the camera follows the game in progress once the board shows it")
         self._last_view = 0.0
         self.frames = 0
+        #: Frames that failed to be read, and times the source had to be opened again.
+        self.bad_frames = 0
+        self.reopened = 0
         # The button thread confirms passes while this thread feeds frames: one tracker,
         # one writer at a time.
         self._tracker_lock = threading.Lock()
@@ -78,13 +81,21 @@ class CameraLoop(threading.Thread):
 
     def run(self) -> None:
         replay = describe_spec(self.spec)[0] == "replay"
+        first = True
         while not self.stop.is_set():
+            if not first:
+                self.reopened += 1
+            first = False
             try:
                 with open_source(self.spec) as source:
                     for timestamp, frame in source:
                         if self.stop.is_set():
                             return
-                        self.step(timestamp, frame)
+                        try:
+                            self.step(timestamp, frame)
+                        except Exception:  # one bad frame is skipped; the camera stays open
+                            self.bad_frames += 1
+                            log.exception("camera frame %d could not be read; skipped", self.frames)
                 if replay:
                     say(f"camera: end of the recording {self.spec}")
                     return

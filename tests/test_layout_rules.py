@@ -1,0 +1,56 @@
+"""The design card's import rule: data flows one way and simulation stays out of the product.
+
+``engine`` imports nothing of ours; ``session`` only ``engine``; ``vision``,
+``firmware_bridge`` and ``companion_web`` only ``engine`` and ``session``; only the app
+wiring (``maamut``) and the simulation itself import ``sim``. Every import counts,
+including those inside functions.
+"""
+
+import ast
+import os
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OURS = {"engine", "session", "vision", "firmware_bridge", "companion_web", "maamut", "sim", "ostby_mammut"}
+ALLOWED = {
+    "engine": set(),
+    "session": {"engine"},
+    "vision": {"engine", "session"},
+    "firmware_bridge": {"engine", "session"},
+    "companion_web": {"engine", "session"},
+    "ostby_mammut": set(),
+}
+
+
+def imports_of(package: str) -> dict[str, set]:
+    """Our top-level packages each module of ``package`` imports, by module path."""
+    found = {}
+    for folder, _, files in os.walk(os.path.join(ROOT, package)):
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            path = os.path.join(folder, name)
+            tree = ast.parse(open(path, encoding="utf-8").read(), path)
+            names = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    names.update(alias.name.split(".")[0] for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names.add(node.module.split(".")[0])
+            found[os.path.relpath(path, ROOT)] = (names & OURS) - {package}
+    return found
+
+
+@pytest.mark.parametrize("package", sorted(ALLOWED))
+def test_each_product_package_imports_only_what_the_design_allows(package):
+    wrong = {module: sorted(names - ALLOWED[package]) for module, names in imports_of(package).items()
+             if names - ALLOWED[package]}
+    assert wrong == {}
+
+
+def test_only_the_app_wiring_and_the_simulation_import_the_simulation():
+    importers = {module for package in OURS - {"sim"} for module, names in imports_of(package).items()
+                 if "sim" in names}
+    assert importers <= {os.path.join("maamut", "demo.py"), os.path.join("maamut", "soak.py"),
+                         os.path.join("maamut", "cli.py")}
