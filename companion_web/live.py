@@ -35,7 +35,7 @@ def parse_turn(action_json, choices_json=None) -> tuple:
 def turn_response(session: TableSession, outcome: engine.Outcome) -> dict:
     """The contract's response to a played turn (``needs`` set while a choice waits)."""
     return {"ok": True, "position": engine.position_to_json(session.game.position),
-            "events": outcome.events, "winner": outcome.winner, "needs": engine.needs_to_json(outcome.needs)}
+            "events": engine.events.to_json(outcome.events), "winner": outcome.winner, "needs": engine.needs_to_json(outcome.needs)}
 
 
 class WebTable:

@@ -58,7 +58,7 @@ def what_if(pos: engine.Position, hunter: str, variants: engine.Variants = engin
                 eliminated=[e.get("hunter") for e in outcome.events if e.get("type") == "hunter_eliminated"],
                 winner=outcome.winner,
                 needs=engine.needs_to_json(outcome.needs),
-                events=outcome.events,
+                events=engine.events.to_json(outcome.events),
                 explanation=explain_events(outcome.events),
             )
             out.append(entry)

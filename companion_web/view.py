@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
-from engine import explain
+from engine import events as engine_events, explain
 
 from .board_svg import player_colours, render_board
 
@@ -30,7 +30,7 @@ def explain_events(events, names: Mapping | None = None) -> dict[str, list[str]]
     >>> explain_events([{"type": "passed", "hunter": "A", "card": 1}], {"A": "Zoé"})["fr"]
     ['Zoé défausse une carte et passe.']
     """
-    events = [e for e in events or () if isinstance(e, Mapping)]
+    events = engine_events.to_json(e for e in events or () if isinstance(e, Mapping))
     try:
         key = json.dumps([events, names or {}], sort_keys=True)
     except (TypeError, ValueError):

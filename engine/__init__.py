@@ -8,7 +8,7 @@
 True
 """
 
-from . import hexgrid, notation, rulebook
+from . import events, hexgrid, notation, rulebook
 from .core import (
     MAMMOTH,
     Action,
@@ -40,7 +40,7 @@ from .variants import Variants
 __all__ = [
     "MAMMOTH", "Action", "BadRequest", "EngineError", "FleeRequest", "IllegalAction", "Move", "Outcome",
     "Pass", "PlaceTrap", "Position", "RemoveTrap", "Tile", "Variants", "action_from_json", "action_to_json",
-    "apply_action", "check_action", "choices_from_json", "choices_to_json", "hexgrid", "legal_actions",
+    "apply_action", "check_action", "choices_from_json", "choices_to_json", "events", "hexgrid", "legal_actions",
     "mammoth_survives", "needs_to_json", "notation", "position_from_json", "position_to_json", "rulebook",
     "successors",
 ]

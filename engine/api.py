@@ -23,6 +23,7 @@ The position may also be given in the text notation; the answer then carries bot
 from __future__ import annotations
 
 from .core import BadRequest, EngineError, IllegalAction
+from .events import to_json as events_to_json
 from .jsonio import (
     action_from_json,
     action_to_json,
@@ -85,7 +86,7 @@ def resolve_request(obj) -> tuple[int, dict]:
     response = {
         "ok": True,
         "position": position_to_json(outcome.position),
-        "events": outcome.events,
+        "events": events_to_json(outcome.events),
         "winner": outcome.winner,
         "needs": needs_to_json(outcome.needs),
     }

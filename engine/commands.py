@@ -70,7 +70,8 @@ def cmd_replay(args) -> int:
     from .notation import position_to_text
 
     try:
-        with open(args.record, encoding="utf-8") as fh:
+        # Undecodable bytes (a damaged file) become a bad line that replay names, not a crash.
+        with open(args.record, encoding="utf-8", errors="replace") as fh:
             game = Game.replay(fh)
     except (OSError, RecordError) as exc:
         print(f"maamut replay: {exc}", file=sys.stderr)

@@ -23,6 +23,7 @@ import secrets
 from typing import Callable, Iterable
 
 from .cards import Deck
+from .events import HunterPlaced
 from .core import HAND_SIZE, MAMMOTH, Action, IllegalAction, Outcome, Position, Tile
 from .hexgrid import CELL_NAMES, CENTRE, NUM_CELLS, parse_cell
 from .jsonio import action_from_json, action_to_json, choices_from_json, choices_to_json
@@ -124,7 +125,7 @@ class Game:
         hunters = dict(self.position.hunters)
         hunters[player] = cell
         self.position = self.position.with_(hunters=hunters)
-        event = {"type": "hunter_placed", "hunter": player, "cell": CELL_NAMES[cell], "rule": "setup.hunter_placement"}
+        event = HunterPlaced(player, CELL_NAMES[cell])
         if len(hunters) == len(self.players):
             self.phase = "play"
             first = self.players[0] if self.variants.first_player == "first_placer" else self.players[-1]

@@ -35,6 +35,7 @@ from .core import (
     RemoveTrap,
     Tile,
 )
+from . import events as ev
 from .hexgrid import CELL_NAMES, CELLS, DIRECTION_INDEX, DIRECTION_VECTORS, DIRECTIONS, NEIGHBOURS, NUM_CELLS, RAYS
 from .variants import DEFAULT, Variants
 
@@ -213,17 +214,16 @@ class _Resolution:
     def eliminate(self, hunter: str, cell: int, reason: str, rule: str):
         del self.hunters[hunter]
         self.eliminated.append(hunter)
-        event = {"type": "hunter_eliminated", "hunter": hunter, "cell": CELL_NAMES[cell],
-                 "reason": reason, "rule": rule}
+        discarded = traps_removed = None
         if self.hands is not None:
-            event["discarded"] = list(self.hands.get(hunter, ()))
+            discarded = tuple(self.hands.get(hunter, ()))
             self.hands[hunter] = ()
         if self.variants.eliminated_traps == "remove":
             removed = sorted(c for c, o in self.traps.items() if o == hunter)
             for c in removed:
                 del self.traps[c]
-            event["traps_removed"] = [CELL_NAMES[c] for c in removed]
-        self.events.append(event)
+            traps_removed = tuple(CELL_NAMES[c] for c in removed)
+        self.events.append(ev.HunterEliminated(hunter, CELL_NAMES[cell], reason, rule, discarded, traps_removed))
 
     def live_trap_owner(self, cell: int):
         owner = self.traps.get(cell)
@@ -274,9 +274,8 @@ class _Resolution:
         origin = self.mammoth
         tried, d = self.try_directions(origin, a, k)
         if d is None:
-            self.events.append({"type": "mammoth_faced", "cell": CELL_NAMES[origin], "hunter": mover,
-                                "distance": k, "tried": tried, "arrival": DIRECTIONS[(a + 3) % 6],
-                                "rule": "flight.faced"})
+            self.events.append(ev.MammothFaced(CELL_NAMES[origin], mover, k, tuple(tried),
+                                               DIRECTIONS[(a + 3) % 6]))
             self.eliminate(mover, origin, "mammoth_faced", "flight.faced")
             return "faced"
         path = list(RAYS[origin][d][:k])
@@ -285,17 +284,15 @@ class _Resolution:
                 path = path[: i + 1]
                 break
         self.eventful = True
-        self.events.append({"type": "mammoth_fled", "from": CELL_NAMES[origin], "to": CELL_NAMES[path[-1]],
-                            "path": [CELL_NAMES[c] for c in path], "direction": DIRECTIONS[d], "distance": k,
-                            "hunter": mover, "tried": tried, "arrival": DIRECTIONS[(a + 3) % 6],
-                            "rule": "flight.order"})
+        self.events.append(ev.MammothFled(CELL_NAMES[origin], CELL_NAMES[path[-1]],
+                                          tuple(CELL_NAMES[c] for c in path), DIRECTIONS[d], k, mover,
+                                          tuple(tried), DIRECTIONS[(a + 3) % 6]))
         previous = origin
         for c in path:
             self.mammoth = c
             owner = self.live_trap_owner(c)
             if owner is not None:
-                self.events.append({"type": "mammoth_trapped", "cell": CELL_NAMES[c], "owner": owner,
-                                    "rule": "flight.trap"})
+                self.events.append(ev.MammothTrapped(CELL_NAMES[c], owner))
                 self.winner = owner
                 return "trapped"
             frightened = [h for h, hc in self.hunters.items() if hc == c]
@@ -360,9 +357,8 @@ class _Resolution:
             self.needs = FleeRequest(hunter, options, cell)
             return False
         self.hunters[hunter] = choice
-        self.events.append({"type": "hunter_fled", "hunter": hunter, "from": CELL_NAMES[cell],
-                            "to": CELL_NAMES[choice], "options": [CELL_NAMES[o] for o in options],
-                            "rule": "flight.frighten"})
+        self.events.append(ev.HunterFled(hunter, CELL_NAMES[cell], CELL_NAMES[choice],
+                                         tuple(CELL_NAMES[o] for o in options)))
         return True
 
     @staticmethod
@@ -406,13 +402,10 @@ class _Resolution:
 
     @staticmethod
     def _moved(player, walked_from, segment, d, k, continuation):
-        event = {"type": "hunter_moved", "hunter": player, "from": CELL_NAMES[walked_from],
-                 "to": CELL_NAMES[segment[-1]], "path": [CELL_NAMES[c] for c in segment],
-                 "direction": DIRECTIONS[d], "distance": k, "rule": "move.straight"}
-        if continuation:
-            event["continued"] = True
-            event["rule"] = "flight.continue"
-        return event
+        return ev.HunterMoved(player, CELL_NAMES[walked_from], CELL_NAMES[segment[-1]],
+                              tuple(CELL_NAMES[c] for c in segment), DIRECTIONS[d], k,
+                              "flight.continue" if continuation else "move.straight",
+                              True if continuation else None)
 
     def spend_card(self, player: str, value: int | None) -> int | None:
         if self.hands is None:
@@ -522,16 +515,15 @@ def _resolve(pos: Position, action: Action, choices: Sequence[tuple[str, int]], 
         cell = res.hunters[player]
         res.traps[cell] = player
         res.eventful = True
-        res.events.append({"type": "trap_placed", "hunter": player, "cell": CELL_NAMES[cell], "rule": "trap.place"})
+        res.events.append(ev.TrapPlaced(player, CELL_NAMES[cell]))
     elif isinstance(action, RemoveTrap):
         cell = res.hunters[player]
         owner = res.traps.pop(cell)
         res.eventful = True
-        res.events.append({"type": "trap_removed", "hunter": player, "cell": CELL_NAMES[cell], "owner": owner,
-                           "rule": "trap.remove"})
+        res.events.append(ev.TrapRemoved(player, CELL_NAMES[cell], owner))
     else:
         card = res.spend_card(player, action.card)
-        res.events.append({"type": "passed", "hunter": player, "card": card, "rule": "turn.pass"})
+        res.events.append(ev.Passed(player, card))
 
     if res.skipped and max(res.skipped) >= res.next_choice:
         raise _illegal("a choice passed over at a forced flee was never used", "flight.frighten", "unused_choice")
@@ -555,7 +547,7 @@ def _resolve(pos: Position, action: Action, choices: Sequence[tuple[str, int]], 
             winner, reason = MAMMOTH, "stall"
     if winner is not None:
         rule = {"trap": "end.trap_owner", "stall": "end.stall"}.get(reason, "end.mammoth_wins")
-        res.events.append({"type": "game_over", "winner": winner, "reason": reason, "rule": rule})
+        res.events.append(ev.GameOver(winner, reason, rule))
     return Outcome(new, res.events, winner, None, res.next_choice)
 
 

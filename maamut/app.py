@@ -207,6 +207,7 @@ class Companion:
             config["REFEREE_PIN"] = pin
         config.update(web_config or {})
         self.app = create_app(config)
+        add_mammut_mode(self.app, cfg.path("var/mammut-game.jsonl"))
         self.server = None
         self.url = f"http://{local_address()}:{cfg.web.get('port', 8080)}/"
         self._publish_qr()
@@ -274,6 +275,37 @@ class Companion:
             self.buttons.close()
         self.leds.close()
         self.table.close()
+
+
+def add_mammut_mode(app, journal_path: str) -> None:
+    """The companion's second game, Mammut (K. A. Østby), on ``/mammut/``.
+
+    Its page changes the game only with the referee's authority, as Mâamut's does: a
+    referee login on this browser, or the ``X-Referee-PIN`` header.
+    """
+    try:
+        from ostby_mammut.web import register
+    except ImportError as exc:  # the Mâamut companion runs without it
+        log.warning("Mammut mode unavailable: %s", exc)
+        return
+    from flask import request
+
+    from companion_web.jsonio import error_response
+    from companion_web.security import is_referee
+
+    register(app, journal_path)
+
+    @app.before_request
+    def _mammut_changes_need_the_referee():
+        if request.method != "POST" or not request.path.startswith("/mammut/api/"):
+            return None
+        pin = request.headers.get("X-Referee-PIN")
+        guard = app.extensions["maamut_pin"]
+        if pin is not None and guard.check(request.remote_addr or "?", pin):
+            return None
+        if pin is None and is_referee():
+            return None  # a custom header (X-Mammut) is required too: no cross-site form can send it
+        return error_response(401, "referee_only", "Mammut mode: log in with the referee PIN first (/referee)")
 
 
 class _Resumed:

@@ -31,7 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     subparsers.required = True
-    bench = subparsers.add_parser("bench", help="run a benchmark and print its figures")
+    bench = subparsers.add_parser("bench", help="run a benchmark and print its figures",
+                                  description="Speed, accuracy and memory figures of one part of the product "
+                                              "(targets in the README); add --json for machine-readable output.")
     bench_targets = bench.add_subparsers(dest="target", metavar="TARGET")
     bench_targets.required = True
     for name in COMMAND_MODULES:

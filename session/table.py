@@ -261,7 +261,7 @@ class TableSession:
         out = []
         for entry, applied in zip(game.entries(), game.history):
             notation = entry.get("turn") or f"{entry.get('place')}@{entry.get('cell')}"
-            out.append({"notation": notation, "events": applied.get("events", [])})
+            out.append({"notation": notation, "events": engine.events.to_json(applied.get("events", []))})
         return out
 
     def record_text(self) -> str:

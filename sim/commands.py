@@ -23,7 +23,11 @@ def _positive(text: str) -> int:
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("render", help="draw synthetic camera frames with ground truth")
+    p = subparsers.add_parser("render", help="draw synthetic camera frames with ground truth",
+                              description="Draw the setup frames (empty board, then each hunter placed) and "
+                                          "random positions of one random set under one lamp, as PNG files, "
+                                          "with truth.json saying what each frame shows. Test data: "
+                                          "read them back with `maamut calibrate` and `maamut read`.")
     p.add_argument("--seed", type=int, default=0, help="scene seed (palette, layout, camera, positions)")
     p.add_argument("--out", required=True, help="folder to write PNG frames and truth.json into")
     p.add_argument("--frames", type=_positive, default=1, help="random positions to draw after the setup frames")
@@ -34,10 +38,12 @@ def register(subparsers) -> None:
     p.set_defaults(handler=run_render)
 
 
-
 def register_bench(bench_subparsers) -> None:
-    p = bench_subparsers.add_parser("vision", help="read rendered scenes on unseen seeds; print accuracy and speed")
-    p.add_argument("--scenes", type=_positive, default=200)
+    p = bench_subparsers.add_parser("vision", help="read rendered scenes on unseen seeds; print accuracy and speed",
+                                    description="Each scene is a new set, calibrated from its own setup frames, "
+                                                "then read under another light: per-cell error, boards read "
+                                                "right, time per frame, false commits under hands.")
+    p.add_argument("--scenes", type=_positive, default=200, help="rendered scenes to read (each a new set)")
     p.add_argument("--occlusion-sequences", type=int, default=None,
                    help="hand-over-the-board sequences for false_commits (default: one per 2 scenes)")
     p.add_argument("--seed", type=int, default=1_000_000, help="first seed (tests use seeds below 100000)")
@@ -46,10 +52,8 @@ def register_bench(bench_subparsers) -> None:
     p.add_argument("--game-turns", type=int, default=12, help="turns per rendered game")
     p.add_argument("--stacks", type=int, default=50,
                    help="also read this many scenes where every hunter stands on a trap of his own colour")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(handler=run_bench)
-
-
 
 # --- handlers -----------------------------------------------------------------------
 

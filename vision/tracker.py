@@ -419,7 +419,8 @@ class GameTracker:
         for index, (entry, applied) in enumerate(zip(game.entries(), game.history)):
             if "action" in entry:
                 out.append({"action": entry["action"], "choices": entry.get("choices", []),
-                            "events": applied.get("events", []), "time": self._times.get(index)})
+                            "events": engine.events.to_json(applied.get("events", [])),
+                            "time": self._times.get(index)})
         return out
 
     def _sync(self) -> Snapshot:

@@ -135,3 +135,16 @@ def test_maamut_config_prints_a_file_that_parses():
                          env=env, timeout=60).stdout
     assert parse_config(out).web["port"] == 8080
     assert json.dumps(parse_config(out).game["variants"]) == "{}"
+
+
+def test_the_mammut_mode_is_on_the_same_page_and_needs_the_referee_to_change_its_game(tmp_path):
+    companion = _companion(tmp_path, web={"pin": "112233"})
+    client = companion.app.test_client()
+    assert client.get("/mammut/").status_code == 200
+    new = {"players": ["Ann", "Bob", "Cy"], "seed": 3}
+    refused = client.post("/mammut/api/new", json=new, headers={"X-Mammut": "1"})
+    assert refused.status_code == 401
+    started = client.post("/mammut/api/new", json=new, headers={"X-Mammut": "1", "X-Referee-PIN": "112233"})
+    assert started.status_code == 200, started.get_json()
+    assert os.path.exists(tmp_path / "var" / "mammut-game.jsonl"), "its journal sits beside Mâamut's"
+    companion.close()
