@@ -133,7 +133,7 @@ def run_vision_bench(n_scenes: int = 200, seed: int = 1_000_000, n_sequences: in
 
 
 def run_stack_bench(n_scenes: int = 50, seed: int = 1_500_000) -> dict:
-    """Own-colour stacks (:func:`~vision.render.own_colour_stacks`) on new sets, with the
+    """Own-colour stacks (:func:`~sim.render.own_colour_stacks`) on new sets, with the
     held-out outlines too: hunters missed and hunters seen where there is none."""
     boards_ok = missed = phantoms = stacks = 0
     failures = []

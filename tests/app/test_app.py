@@ -148,3 +148,21 @@ def test_the_mammut_mode_is_on_the_same_page_and_needs_the_referee_to_change_its
     assert started.status_code == 200, started.get_json()
     assert os.path.exists(tmp_path / "var" / "mammut-game.jsonl"), "its journal sits beside Mâamut's"
     companion.close()
+
+
+def test_the_demo_resumes_the_game_in_progress_for_real(tmp_path):
+    companion = _companion(tmp_path)
+    companion.table.new_game(seed=6)
+    place_all(companion.table)
+    for _ in range(3):
+        companion.table.play(companion.table.game.legal_actions()[0])
+    played = companion.table.game.record_lines()
+    companion.close()
+    companion = _companion(tmp_path)  # the stand restarts
+    assert companion.table.game.record_lines() == played
+    stats = Demo(companion, seed=5, turn_s=0, attract_s=0, vision=False, max_games=1).run()
+    assert stats.games == 1 and stats.errors == 0, stats.messages
+    game = companion.table.game
+    assert game.is_over or game.turns_played() >= 120, "the resumed game was played to its end"
+    assert game.record_lines()[:len(played)] == played and game.turns_played() > 3
+    companion.close()

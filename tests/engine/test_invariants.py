@@ -216,3 +216,20 @@ def test_the_whole_turn_as_it_happened_is_always_a_legal_description(seed, varia
         assert again.position == outcome.position and again.events == outcome.events
     target(float(forced))  # steer the search towards turns with forced flees
 
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_every_event_of_a_random_game_round_trips_through_its_json_form(seed):
+    """Events are typed values; their JSON form is produced on request and reads back."""
+    import json
+
+    from engine import events
+    from engine.playout import random_game
+
+    game = random_game(random.Random(seed), players=3, max_turns=40)
+    for entry in game.history:
+        for event in entry["events"]:
+            assert isinstance(event, events.Event)
+            as_json = json.loads(json.dumps(event.to_json()))
+            assert events.from_json(as_json) == event and dict(event) == as_json
