@@ -43,7 +43,7 @@ def run_soak(games: int = 200, vision_every: int = 10, seed: int = 7) -> dict:
     try:
         for index in range(games):
             vision = bool(vision_every) and index % vision_every == 0
-            demo = Demo(companion, seed=seed + index, turn_s=0, attract_s=0, vision=vision, max_games=1)
+            demo = Demo(companion, seed=seed + index, turn_s=0, attract_s=0, vision=vision, max_games=1, fps=None)
             stats = demo.run()
             totals["games"] += stats.games
             totals["turns"] += stats.turns

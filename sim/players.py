@@ -77,7 +77,9 @@ class SimulatedPlayers:
         self._expected: Snapshot | None = None  # the board our change should make the table show
         self._differs_since: float | None = None
         self._idle_until = 0.0
-        self._counted_over: int | None = None
+        # A game already over when the players sit down was counted by whoever played it.
+        start = table.snapshot()
+        self._counted_over: int | None = start.version if start.phase == "over" else None
         self._empty_since: float | None = None
         #: How long an empty board waits for the camera to start the game by itself
         #: (it does once it knows the set) before hunters are placed for it to learn.
