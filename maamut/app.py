@@ -20,7 +20,7 @@ import engine
 from companion_web import GameHub, create_app
 from firmware_bridge.backends import DEFAULT_LED_COUNT, FirmwareBackend, SimulatedBackend
 from firmware_bridge.scenes import SceneMaker
-from session import CommandError, Journal, TableSession
+from session import Change, CommandError, Journal, TableSession
 
 from .config import Config
 
@@ -212,7 +212,8 @@ class Companion:
         self.url = f"http://{local_address()}:{cfg.web.get('port', 8080)}/"
         self._publish_qr()
         if self.table.game is not None:
-            self.director.on_change(_Resumed, self.table.snapshot(), self.table)
+            snapshot = self.table.snapshot()
+            self.director.on_change(Change(self.table.version, "resumed", "journal"), snapshot, self.table)
         else:
             self.director.attract()
 
@@ -306,13 +307,6 @@ def add_mammut_mode(app, journal_path: str) -> None:
         if pin is None and is_referee():
             return None  # a custom header (X-Mammut) is required too: no cross-site form can send it
         return error_response(401, "referee_only", "Mammut mode: log in with the referee PIN first (/referee)")
-
-
-class _Resumed:
-    """The change a resumed game is first shown with (nothing new happened)."""
-
-    kind = "resumed"
-    events = ()
 
 
 def seats_of(cfg: Config) -> list[dict]:

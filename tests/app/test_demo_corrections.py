@@ -80,6 +80,7 @@ def test_the_demo_follows_referee_undos_and_page_moves_without_reopening_the_cam
             assert wait_for(lambda: len(camera_turns) >= seen + 2), demo.stats.messages
         assert companion.camera is loop and loop.is_alive() and loop.reopened == 0
         assert demo.stats.corrections >= 1, "the players put pieces right after the page's changes"
+        assert demo.stats.errors == 0, demo.stats.messages
     finally:
         demo.stop.set()
         worker.join(timeout=30)
