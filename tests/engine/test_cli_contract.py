@@ -143,3 +143,17 @@ def test_resolve_accepts_the_choice_of_a_forced_flee_and_refuses_another_cell():
     assert refused["error"]["options"] == ["3,0"] and refused["error"]["rule"] == "flight.frighten"
     code, _, _ = run(["resolve"], json.dumps(wrong))
     assert code == 1
+
+
+def test_replay_of_a_record_with_invalid_utf8_names_the_bad_line_without_a_traceback(tmp_path):
+    import random
+
+    from engine.playout import random_game
+
+    game = random_game(random.Random(4), players=2, max_turns=10)
+    record = tmp_path / "game.jsonl"
+    lines = [line.encode() for line in game.record_lines()]
+    lines.insert(3, b'{"undo": tr\xff\xfeue}')
+    record.write_bytes(b"\n".join(lines) + b"\n")
+    code, _, err = run(["replay", str(record)], "")
+    assert code == 2 and "line 4" in err and "Traceback" not in err
