@@ -28,6 +28,8 @@ class SimulatedBoard:
     """The pieces on one simulated table (one kit, one lamp), changed by people's hands.
 
     >>> board = SimulatedBoard(tiles=("grass",) * 37, seed=1)
+    >>> for _ in range(board.settle_frames):
+    ...     board.shown_resting()
     >>> board.move_through([board.current.with_hunter("c0", 0)])
     >>> board.settled()
     False
@@ -49,7 +51,7 @@ class SimulatedBoard:
         #: Still frames the camera must have drawn of a board before people touch it again
         #: (they wait for the LEDs and the page to catch up, and so does the camera).
         self.settle_frames = settle_frames
-        self._rested = settle_frames
+        self._rested = 0  # nobody touches the board before the camera has seen it
         self.current = Snapshot(CENTRE)
         self._queue: deque[Snapshot] = deque()
         self._on_top: list[str] = []  # the hunter put down last stands on top of a stack
