@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "maamut.app_commands",
     "sim.commands",
     "ostby_mammut.commands",
+    "ai.commands",
 )
 
 

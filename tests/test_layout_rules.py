@@ -12,7 +12,7 @@ import os
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OURS = {"engine", "session", "vision", "firmware_bridge", "companion_web", "maamut", "sim", "ostby_mammut"}
+OURS = {"engine", "session", "vision", "firmware_bridge", "companion_web", "maamut", "sim", "ostby_mammut", "ai"}
 ALLOWED = {
     "engine": set(),
     "session": {"engine"},
@@ -20,6 +20,7 @@ ALLOWED = {
     "firmware_bridge": {"engine", "session"},
     "companion_web": {"engine", "session"},
     "ostby_mammut": set(),
+    "ai": {"engine"},
 }
 
 
