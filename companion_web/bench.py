@@ -6,6 +6,20 @@ separate process (asyncio, one raw socket each, like phones' EventSource) so the
 work does not share the server's interpreter lock. Latency is measured from the moment
 the app calls ``hub.publish`` (rendering included) to the moment each viewer has read
 the whole event; both processes read the same wall clock.
+
+Two more figures, each with its own server as ``maamut serve`` configures it:
+
+- ``idle_flood_p95_ms``: p95 of ``GET /api/state`` for a normal client (its own
+  loopback address, 127.0.0.2) while ``idle`` sockets that never send a byte are held
+  open from one other address; ``idle_flood_spread_p95_ms`` the same with the idle
+  sockets spread over 50 addresses (10 each, under the per-address cap), so only the
+  connection limit and the idle timeout protect the normal client. A request that
+  gets no answer within 10 s counts as 10 000 ms.
+- ``rss_mb_150_pages_10min``: the server's resident memory after ``soak_pages`` pages
+  (event streams read to the end, like browsers) followed the game for
+  ``soak_seconds`` with LED updates 4 times a second and a camera frame every second,
+  as ``maamut demo`` publishes them. The key is written only for a soak of 150 pages
+  and at least 600 s; ``rss_soak`` always has the samples.
 """
 
 from __future__ import annotations
@@ -47,8 +61,15 @@ def page_weights(base: str) -> dict:
             "site": html_total + sum(assets.values()) + state}
 
 
-async def _viewer(host: str, port: int, arrivals: dict, ready: asyncio.Event, last: int, deadline: float):
-    reader, writer = await asyncio.open_connection(host, port, limit=2**22)
+def _phone_address(i: int) -> tuple[str, int]:
+    """A loopback source address per simulated phone (127.0.2.x, 127.0.3.x...): each
+    phone on the Wi-Fi has its own, and the server caps idle sockets per address."""
+    return (f"127.0.{2 + i // 250}.{1 + i % 250}", 0)
+
+
+async def _viewer(host: str, port: int, arrivals: dict, ready: asyncio.Event, last: int, deadline: float,
+                  index: int = 0):
+    reader, writer = await asyncio.open_connection(host, port, limit=2**22, local_addr=_phone_address(index))
     writer.write(b"GET /api/stream HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
     await writer.drain()
     status = await reader.readline()
@@ -79,7 +100,7 @@ def _viewers_main(host: str, port: int, count: int, last: int, timeout: float, p
         arrivals = [dict() for _ in range(count)]
         ready = [asyncio.Event() for _ in range(count)]
         deadline = time.time() + timeout
-        tasks = [asyncio.create_task(_viewer(host, port, arrivals[i], ready[i], last, deadline)) for i in range(count)]
+        tasks = [asyncio.create_task(_viewer(host, port, arrivals[i], ready[i], last, deadline, i)) for i in range(count)]
         await asyncio.gather(*(r.wait() for r in ready))
         pipe.send("ready")
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -89,12 +110,13 @@ def _viewers_main(host: str, port: int, count: int, last: int, timeout: float, p
     pipe.close()
 
 
-def _prepared_app(threads: int):
+def _prepared_app(threads: int | None):
     from engine.hexgrid import cell_name
 
     from . import create_app
 
-    app = create_app({"WAITRESS_THREADS": threads, "SSE_MAX_STREAMS": threads - 8, "SSE_HEARTBEAT_S": 30})
+    app = create_app({"WAITRESS_THREADS": threads, "SSE_MAX_STREAMS": threads - 8, "SSE_HEARTBEAT_S": 30}
+                     if threads else {})
     live = app.extensions["maamut_game"]
     table = live.session
     table.new_game([{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}, {"id": "C", "name": "Cleo"}], seed=2026)
@@ -115,7 +137,155 @@ def _prepared_app(threads: int):
     return app
 
 
-def run_benchmark(viewers: int = 100, updates: int = 40, interval: float = 0.1) -> dict:
+def _rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
+
+
+def _quantile(values: list[float], q: float):
+    if not values:
+        return None
+    values = sorted(values)
+    return round(values[min(len(values) - 1, int(q * len(values)))], 2)
+
+
+def _state_request(port: int, source: str, timeout: float = 10.0) -> float:
+    """Milliseconds for one ``GET /api/state`` on a new connection from ``source``."""
+    import http.client
+
+    started = time.perf_counter()
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+        connection.request("GET", "/api/state")
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        if response.status != 200:
+            return timeout * 1000
+    except OSError:
+        return timeout * 1000
+    return (time.perf_counter() - started) * 1000
+
+
+def idle_flood(idle: int = 500, requests: int = 100, spread: int = 1) -> dict:
+    """p95 of ``/api/state`` for a normal client while ``idle`` silent sockets are held
+    open from ``spread`` client addresses (127.0.1.x); see the module docstring."""
+    import socket
+
+    from . import create_app
+    from .serve import BackgroundServer
+
+    server = BackgroundServer(create_app()).start()
+    port = int(server.url.rsplit(":", 1)[1])
+    sockets, refused = [], 0
+    try:
+        for i in range(idle):
+            sock = socket.socket()
+            try:
+                sock.bind((f"127.0.1.{1 + i % spread}", 0))
+                sock.settimeout(5)
+                sock.connect(("127.0.0.1", port))
+                sockets.append(sock)
+            except OSError:
+                refused += 1
+                sock.close()
+        time.sleep(0.5)  # let the server accept them all
+        times = []
+        for i in range(requests):
+            times.append(_state_request(port, "127.0.0.2"))
+            time.sleep(0.01)
+        still_open = 0
+        for sock in sockets:
+            sock.setblocking(False)
+            try:
+                still_open += sock.recv(1) != b""
+            except BlockingIOError:
+                still_open += 1
+            except OSError:
+                pass
+    finally:
+        for sock in sockets:
+            sock.close()
+        server.stop()
+    return {"p95_ms": _quantile(times, 0.95), "max_ms": _quantile(times, 1.0), "idle": idle,
+            "addresses": spread, "idle_still_open": still_open, "connect_refused": refused,
+            "timeouts": sum(t >= 10000 for t in times)}
+
+
+def _soak_viewer_main(port: int, count: int, seconds: float, pipe) -> None:
+    async def viewer(received: list, index: int):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=2**22,
+                                                       local_addr=_phone_address(index))
+        writer.write(b"GET /api/stream HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
+        await writer.drain()
+        deadline = time.time() + seconds
+        try:
+            while time.time() < deadline:
+                chunk = await asyncio.wait_for(reader.read(65536), timeout=max(0.1, deadline - time.time()))
+                if not chunk:
+                    break
+                received[0] += len(chunk)
+        except asyncio.TimeoutError:
+            pass
+        finally:
+            writer.close()
+
+    async def run():
+        received = [[0] for _ in range(count)]
+        await asyncio.gather(*(viewer(r, i) for i, r in enumerate(received)), return_exceptions=True)
+        return sum(r[0] for r in received)
+
+    pipe.send(asyncio.run(run()))
+    pipe.close()
+
+
+def memory_soak(pages: int = 150, seconds: float = 600.0, sample_every: float = 10.0) -> dict:
+    """Server RSS while ``pages`` live pages follow the game (see the module docstring)."""
+    from .serve import BackgroundServer
+
+    app = _prepared_app(None)
+    server = BackgroundServer(app).start()
+    hub = app.extensions["maamut_hub"]
+    port = int(server.url.rsplit(":", 1)[1])
+    jpeg = bytes(range(256)) * 120  # a camera frame's size (30 KB); its bytes do not matter
+    confidence = {f"{q},{r}": 0.9 for q in range(-3, 4) for r in range(-3, 4)}
+    samples = []
+    try:
+        start_rss = _rss_mb()
+        ctx = multiprocessing.get_context("spawn")
+        ours, theirs = ctx.Pipe()
+        process = ctx.Process(target=_soak_viewer_main, args=(port, pages, seconds + 5, theirs))
+        process.start()
+        deadline = time.time() + 30
+        while hub.open_streams < pages and time.time() < deadline:
+            time.sleep(0.1)
+        connected = hub.open_streams
+        began = time.time()
+        next_sample, tick = began, 0
+        while time.time() - began < seconds:
+            tick += 1
+            hub.update(leds=[[(tick * 7 + j) % 256, 40, 200] for j in range(41)])
+            if tick % 4 == 0:
+                hub.publish_frame(jpeg, confidence)
+            if time.time() >= next_sample:
+                samples.append([round(time.time() - began, 1), _rss_mb()])
+                next_sample += sample_every
+            time.sleep(0.25)
+        samples.append([round(time.time() - began, 1), _rss_mb()])
+        received = ours.recv() if ours.poll(30) else None
+        process.join(10)
+    finally:
+        server.stop()
+    return {"pages": pages, "connected": connected, "seconds": seconds, "start_mb": start_rss,
+            "end_mb": samples[-1][1], "max_mb": max(s[1] for s in samples), "samples": samples,
+            "bytes_received": received}
+
+
+def run_benchmark(viewers: int = 100, updates: int = 40, interval: float = 0.1, idle: int = 500,
+                  soak_pages: int = 150, soak_seconds: float = 600.0) -> dict:
     from .serve import BackgroundServer
 
     threads = viewers + 24
@@ -163,6 +333,17 @@ def run_benchmark(viewers: int = 100, updates: int = 40, interval: float = 0.1) 
     latencies.sort()
     quantile = (lambda q: round(latencies[min(len(latencies) - 1, int(q * len(latencies)))], 2)) if latencies else (lambda q: None)
     heaviest = max(weights["pages"].values())
+    extra = {}
+    if idle > 0:
+        flood = idle_flood(idle)
+        spread = idle_flood(idle, spread=50)
+        extra.update(idle_flood_p95_ms=flood["p95_ms"], idle_flood_spread_p95_ms=spread["p95_ms"],
+                     idle_flood=flood, idle_flood_spread=spread)
+    if soak_seconds > 0 and soak_pages > 0:
+        soak = memory_soak(soak_pages, soak_seconds, sample_every=min(10.0, max(1.0, soak_seconds / 10)))
+        if soak_pages == 150 and soak_seconds >= 600:
+            extra["rss_mb_150_pages_10min"] = soak["max_mb"]
+        extra["rss_soak"] = soak
     return {
         "page_weight_bytes": weights["pages"],
         "heaviest_page_kb": round(heaviest / 1024, 1),
@@ -175,16 +356,20 @@ def run_benchmark(viewers: int = 100, updates: int = 40, interval: float = 0.1) 
                        "mean": round(statistics.fmean(latencies), 2) if latencies else None},
         "missed": missed,
         "server_cpu_ms_per_update": round(cpu_ms, 1),
-        "targets": {"page_weight_kb": 150, "p95_ms": 100},
+        **extra,
+        "targets": {"page_weight_kb": 150, "p95_ms": 100, "idle_flood_p95_ms": 200, "rss_mb_150_pages_10min": 300},
         # Viewers and server share this machine's cores: read the latency with the load.
         "load_average_1min": round(os.getloadavg()[0], 2),
         "cpu_count": os.cpu_count(),
-        "meets_targets": bool(latencies) and missed == 0 and heaviest <= 150 * 1024 and quantile(0.95) <= 100,
+        "meets_targets": bool(latencies) and missed == 0 and heaviest <= 150 * 1024 and quantile(0.95) <= 100
+                         and (extra.get("idle_flood_p95_ms") or 0) <= 200
+                         and ("rss_soak" not in extra or extra["rss_soak"]["max_mb"] <= 300),
     }
 
 
 def main(args) -> int:
-    result = run_benchmark(args.viewers, args.updates, args.interval)
+    result = run_benchmark(args.viewers, args.updates, args.interval, idle=args.idle,
+                           soak_pages=args.soak_pages, soak_seconds=args.soak_seconds)
     if args.json:
         print(json.dumps(result))
     else:

@@ -21,13 +21,18 @@ def register_bench(bench_subparsers) -> None:
     parser.add_argument("--viewers", type=int, default=100, help="concurrent event-stream viewers (default 100)")
     parser.add_argument("--updates", type=int, default=40, help="state updates to time (default 40)")
     parser.add_argument("--interval", type=float, default=0.1, help="seconds between updates (default 0.1)")
+    parser.add_argument("--idle", type=int, default=500,
+                        help="silent connections held open for the idle-flood figure (default 500; 0 skips it)")
+    parser.add_argument("--soak-pages", type=int, default=150, help="live pages of the memory soak (default 150)")
+    parser.add_argument("--soak-seconds", type=float, default=600,
+                        help="length of the memory soak in seconds (default 600; 0 skips it)")
     parser.set_defaults(handler=_bench)
 
 
 def _bench(args) -> int:
     from .bench import main
 
-    if args.viewers < 1 or args.updates < 1 or args.interval < 0:
+    if args.viewers < 1 or args.updates < 1 or args.interval < 0 or args.idle < 0 or args.soak_seconds < 0:
         print("maamut bench web: --viewers and --updates must be positive, --interval not negative")
         return 2
     return main(args)

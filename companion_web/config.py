@@ -56,6 +56,15 @@ class WebConfig:
     #: Milliseconds an EventSource waits before reconnecting.
     SSE_RETRY_MS: int = 2000
 
+    #: Waitress against convention Wi-Fi (see ``companion_web.serve``): open sockets
+    #: allowed in all (idle ones cost no thread), seconds before an idle socket is
+    #: closed (a page's event stream is never idle), idle sockets one client address
+    #: may hold, and the size at which a connection's sent bytes are freed.
+    WAITRESS_CONNECTION_LIMIT: int = 2000
+    WAITRESS_IDLE_TIMEOUT_S: float = 10.0
+    WAITRESS_IDLE_PER_ADDRESS: int = 16
+    WAITRESS_OUTBUF_HIGH_WATERMARK: int = 256 * 1024
+
     #: The live hub (``companion_web.hub.GameHub``) and the table's one live game
     #: (``session.TableSession``); the app wiring passes its own, otherwise
     #: ``create_app`` makes fresh ones (an in-memory game with simulated cards).

@@ -13,6 +13,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, se
 from engine.variants import CHOICES
 
 from .board_svg import DEFAULT_COLOURS, PALETTE
+from .variants_text import variant_help
 from .security import csrf_ok
 from .security import login as pin_login
 
@@ -34,13 +35,17 @@ VARIANTS = {name: list(values) for name, values in CHOICES.items()}
 
 @bp.get("/sandbox")
 def sandbox():
-    return render_template("sandbox.html", variants=VARIANTS)
+    return render_template("sandbox.html", variants=VARIANTS, variant_help=variant_help())
+
+
+def _setup_page(error: str = ""):
+    return render_template("setup.html", palette=PALETTE, default_for=dict(zip("ABCD", DEFAULT_COLOURS)),
+                           variants=VARIANTS, variant_help=variant_help(), error=error)
 
 
 @bp.get("/setup")
 def setup():
-    return render_template("setup.html", palette=PALETTE, default_for=dict(zip("ABCD", DEFAULT_COLOURS)),
-                           variants=VARIANTS)
+    return _setup_page()
 
 
 @bp.get("/referee")
@@ -48,13 +53,28 @@ def referee():
     return render_template("referee.html", error="")
 
 
+@bp.get("/stand")
+def stand():
+    """The convention stand's screen: a big board, the last explanation, the QR code."""
+    _, payload = current_app.extensions["maamut_hub"].latest()
+    return render_template("stand.html", svg=json.loads(payload).get("svg", ""))
+
+
 @bp.post("/referee/login")
 def login():
-    target = _AFTER_LOGIN.get(request.form.get("next", ""), "pages.referee")
+    # A failed login shows the same page again, whose form keeps the same "next".
+    page = request.form.get("next", "")
+    target = _AFTER_LOGIN.get(page, "pages.referee")
+
+    def again(error: str):
+        if page == "setup":
+            return _setup_page(error), 403
+        return render_template("referee.html", error=error), 403
+
     if not csrf_ok():
-        return render_template("referee.html", error="Session expired: reload the page and try again."), 403
+        return again("Session expired: reload the page and try again.")
     if not pin_login(request.form.get("pin", "")):
-        return render_template("referee.html", error="Wrong PIN (or too many attempts: wait a few minutes)."), 403
+        return again("Wrong PIN (or too many attempts: wait a few minutes).")
     return redirect(url_for(target))
 
 

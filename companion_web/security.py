@@ -119,6 +119,8 @@ def referee_required(view):
                 return _error(429, "locked_out", "too many wrong PINs; wait a few minutes")
             return _error(403, "bad_pin", "wrong referee PIN")
         if not is_referee():
+            if request.method in ("GET", "HEAD"):
+                return _error(401, "referee_only", "for the referee only: log in with the referee PIN first")
             return _error(401, "referee_only", "this changes the game: log in with the referee PIN first")
         # Reading (a record download) cannot be forged into a change: GET needs no token.
         if request.method not in ("GET", "HEAD") and not csrf_ok():

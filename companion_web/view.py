@@ -12,6 +12,7 @@ Built once per update by the hub, then sent unchanged to every viewer.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 
 from engine import events as engine_events, explain
@@ -40,12 +41,38 @@ def explain_events(events, names: Mapping | None = None) -> dict[str, list[str]]
     if names:
         events = [{k: names.get(v, v) if k in ("hunter", "owner", "winner") and isinstance(v, str) else v
                    for k, v in e.items()} for e in events]
-    result = {lang: explain.explain(events, lang) for lang in LANGS}
+    result = {lang: [polish(line, lang) for line in explain.explain(events, lang)] for lang in LANGS}
     if key is not None:
         if len(_EXPLAINED) > 4096:  # a memo of past turns, so each update explains only the new one
             _EXPLAINED.clear()
         _EXPLAINED[key] = result
     return result
+
+
+#: The rule citation's tags as a French reader reads them.
+_FR_TAGS = (("RULINGS «Mammoth flight»", "Arbitrages «Fuite du mammouth»"),
+            ("RULINGS «Elimination and the end»", "Arbitrages «Élimination et fin»"),
+            ("RULINGS «Actions»", "Arbitrages «Actions»"), ("RULINGS «Setup»", "Arbitrages «Mise en place»"),
+            ("RULINGS", "Arbitrages"), ("EN «", "trad. anglaise «"), ("FR «", "règle «"), (" note", " remarque"))
+
+
+def polish(line: str, lang: str) -> str:
+    """A sentence of the explanation as the page shows it: one cell, not "1 cells";
+    in French, the citation's tags in French (the French rulebook first).
+
+    >>> polish("The mammoth flees 1 cells NE from 0,2 to 1,1.  [RULINGS «Mammoth flight» 2]", "en")
+    'The mammoth flees 1 cell NE from 0,2 to 1,1.  [RULINGS «Mammoth flight» 2]'
+    >>> polish("Le mammouth fuit de 1 cases vers NE.  [FR «Tour de jeu» 1; RULINGS «Actions» Move]", "fr")
+    'Le mammouth fuit de 1 case vers NE.  [règle «Tour de jeu» 1; Arbitrages «Actions» Move]'
+    """
+    line = re.sub(r"\b1 cells\b", "1 cell", line)
+    line = re.sub(r"\b1 cases\b", "1 case", line)
+    if lang == "fr" and "  [" in line:
+        text, _, cite = line.partition("  [")
+        for en, fr in _FR_TAGS:
+            cite = cite.replace(en, fr)
+        line = f"{text}  [{cite}"
+    return line
 
 
 def _led_colour(value) -> str:

@@ -48,6 +48,7 @@ const Maamut = (() => {
   function applyLang() {
     document.documentElement.lang = lang;
     document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+    document.querySelectorAll("option[data-en]").forEach((o) => { o.textContent = o.dataset[lang] || o.dataset.en; });
     document.querySelectorAll("[data-lang]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.lang === lang)));
     listeners.forEach((fn) => fn(lang));
   }

@@ -114,3 +114,19 @@ def test_each_start_gets_its_own_random_pin_and_secret_key():
     one, two = create_app(), create_app()
     assert one.config["REFEREE_PIN"] != two.config["REFEREE_PIN"] or one.config["SECRET_KEY"] != two.config["SECRET_KEY"]
     assert len(one.config["REFEREE_PIN"]) == 6 and one.config["REFEREE_PIN"].isdigit()
+
+
+def test_a_wrong_pin_on_the_setup_page_keeps_the_next_login_on_the_setup_page(client):
+    token = _csrf(client, "/setup")
+    wrong = client.post("/referee/login", data={"csrf_token": token, "pin": "000000", "next": "setup"})
+    assert wrong.status_code == 403
+    html = wrong.data.decode()
+    assert 'name="next" value="setup"' in html and "Wrong PIN" in html
+    right = client.post("/referee/login", data={"csrf_token": token, "pin": PIN, "next": "setup"})
+    assert right.status_code == 302 and right.headers["Location"].endswith("/setup")
+
+
+def test_reading_the_record_without_the_pin_does_not_claim_it_changes_the_game(client):
+    response = client.get("/api/game/record")
+    assert response.status_code == 401
+    assert "changes the game" not in response.json["error"]["message"]
