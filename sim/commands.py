@@ -52,6 +52,9 @@ def register_bench(bench_subparsers) -> None:
     p.add_argument("--game-turns", type=int, default=12, help="turns per rendered game")
     p.add_argument("--stacks", type=int, default=50,
                    help="also read this many scenes where every hunter stands on a trap of his own colour")
+    p.add_argument("--photo", nargs="?", const="", default=None, metavar="DIR",
+                   help="read path-traced photo tables instead (default: the set kept in "
+                        "tests/vision_reader/data/photo; see sim/photo/generate.py to render more)")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(handler=run_bench)
 
@@ -100,6 +103,14 @@ def run_render(args) -> int:
 
 
 def run_bench(args) -> int:
+    if getattr(args, "photo", None) is not None:
+        from .photo.bench import DEFAULT_SET, run_photo_bench, table_dirs
+        root = args.photo or DEFAULT_SET
+        if not table_dirs(root):
+            return _fail(f"no photo tables (folders with truth.json) in {root}")
+        result = run_photo_bench(root)
+        _print(result, args.json)
+        return 0
     from .vision_bench import run_vision_bench
     sequences = args.scenes // 2 if args.occlusion_sequences is None else args.occlusion_sequences
     result = run_vision_bench(args.scenes, args.seed, sequences)
@@ -114,9 +125,13 @@ def run_bench(args) -> int:
         result["games_tracked_exactly"] = games["tracked_exactly_ratio"]
         result["games"] = games["games"]
         result["false_commits"] += games["false_commits"]
-    if args.json:
+    _print(result, args.json)
+    return 0
+
+
+def _print(result: dict, as_json: bool) -> None:
+    if as_json:
         print(json.dumps(result, indent=1))
     else:
         for key, value in result.items():
             print(f"{key}: {value}")
-    return 0

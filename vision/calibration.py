@@ -6,7 +6,11 @@ after each hunter is placed. From them we learn, with no palette assumed:
 * the tile layout and the three tile colours, named by the known counts (18/11/7);
 * the mammoth's colour (the token on the cross);
 * each hunter's colour, labelled ``c0``, ``c1``… in placement order (traps share them);
-* the colour of the hunters' rim.
+* the colour of the hunters' rim;
+* whether the pieces are the kit's outlined tokens (``pieces="kit"``) or the players'
+  own pieces (``pieces="figures"``: pawns, meeples, a mammoth figure, with no outline).
+  Figures are learnt from what changed between one setup frame and the next, not from
+  fixed rings (:func:`_learn_figures`).
 
 Colours are stored as reflectances (divided by the local lighting gain), so they hold
 under another lamp. A calibration takes a few frames and well under a second.
@@ -26,6 +30,14 @@ from .geometry import BoardLocator, CellSampler, Geometry, mirror_frame
 
 FORMAT = "maamut-vision-calibration/1"
 MAX_HUNTERS = 4
+PIECE_MODELS = ("kit", "figures")
+#: The kit's outline is at least this much darker (Lab L) than both the core and the tile.
+OUTLINE_DARKER = 15.0
+#: A probe point that moved at least this far (chroma-weighted ΔE) between two setup
+#: frames shows the piece just put down (or its shadow, which chroma weighting damps).
+CHANGED_DISTANCE = 18.0
+#: Lab weights for pieces seen in relief: shading changes lightness across a pawn.
+FIGURE_LAB_WEIGHTS = np.array([0.35, 1.0, 1.0], np.float32)
 
 
 class CalibrationError(ValueError):
@@ -40,13 +52,15 @@ class Calibration:
     rim: tuple                              # reflectance of the hunters' outline
     hunters: dict[str, tuple] = field(default_factory=dict)   # label -> reflectance
     mirrored: bool = False                  # the camera delivers mirror images
+    pieces: str = "kit"                     # "kit" (outlined tokens) or "figures" (any shape)
 
     def to_json(self) -> dict:
         r = lambda c: [round(float(v), 5) for v in c]  # noqa: E731 - tiny local formatter
         return {"format": FORMAT, "tiles": list(self.tiles),
                 "tile_colours": {k: r(v) for k, v in self.tile_colours.items()},
                 "mammoth": r(self.mammoth), "rim": r(self.rim),
-                "hunters": {k: r(v) for k, v in self.hunters.items()}, "mirrored": self.mirrored}
+                "hunters": {k: r(v) for k, v in self.hunters.items()}, "mirrored": self.mirrored,
+                **({} if self.pieces == "kit" else {"pieces": self.pieces})}
 
     @classmethod
     def from_json(cls, obj) -> "Calibration":
@@ -77,10 +91,13 @@ class Calibration:
         hunters = obj.get("hunters", {})
         if not isinstance(hunters, dict) or len(hunters) > MAX_HUNTERS:
             raise CalibrationError("hunters: expected at most 4 colour labels")
+        pieces = obj.get("pieces", "kit")
+        if pieces not in PIECE_MODELS:
+            raise CalibrationError(f"pieces: expected one of {list(PIECE_MODELS)}, got {pieces!r}")
         return cls(tuple(tiles), {k: colour(tc[k], f"tile_colours.{k}") for k in TILE_CLASSES},
                    colour(obj.get("mammoth"), "mammoth"), colour(obj.get("rim"), "rim"),
                    {str(k): colour(v, f"hunters.{k}") for k, v in hunters.items()},
-                   bool(obj.get("mirrored", False)))
+                   bool(obj.get("mirrored", False)), pieces)
 
     def save(self, path) -> None:
         with open(path, "w", encoding="utf-8") as fh:
@@ -112,8 +129,11 @@ def locate_with_mirror(frame: np.ndarray, locator: BoardLocator) -> tuple[Geomet
     return flipped, flipped is not None
 
 
-def learn(frames: list[np.ndarray]) -> Calibration:
-    """The calibration from setup frames (see the module docstring for their order)."""
+def learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
+    """The calibration from setup frames (see the module docstring for their order).
+
+    ``pieces`` forces the token model ("kit" or "figures"); by default the setup
+    frames tell (the kit's hunters show a dark outline around their core)."""
     if not frames:
         raise CalibrationError("no setup frames given")
     if len(frames) > MAX_HUNTERS + 1:
@@ -152,7 +172,7 @@ def learn(frames: list[np.ndarray]) -> Calibration:
         return medians[index][zone][cell] / gains[index][cell]
 
     mammoth = reflectance(0, "core", CENTRE) * 0.5 + reflectance(0, "trap", CENTRE) * 0.5
-    hunters, rims, taken = {}, [], set()
+    hunters, rims, taken, outlines = {}, [], set(), []
     for index, m in enumerate(medians[1:], start=1):
         # The new hunter is where the core stands out most from its own tile.
         core_l, rim_l, tile_l = to_lab(m["core"]), to_lab(m["rim"]), to_lab(m["tile"])
@@ -166,6 +186,63 @@ def learn(frames: list[np.ndarray]) -> Calibration:
         taken.add(cell)
         hunters[f"c{index - 1}"] = tuple(float(v) for v in reflectance(index, "core", cell))
         rims.append(reflectance(index, "rim", cell))
+        core_l, rim_l, tile_l = core_l[cell, 0], rim_l[cell, 0], tile_l[cell, 0]
+        outlines.append(bool(rim_l < min(core_l, tile_l) - OUTLINE_DARKER))
     rim = np.median(np.array(rims), axis=0) if rims else np.array([0.08, 0.08, 0.08])
+    model = "kit"
+    if pieces == "figures" or (pieces is None and outlines and sum(outlines) * 2 < len(outlines)):
+        model = "figures"
+        mammoth, hunters = _learn_figures(frames, mirrored, locator, sampler, geometry, refs_cell, gains, hunters)
     return Calibration(tuple(tiles), {k: tuple(float(x) for x in v) for k, v in refs.items()},
-                       tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored)
+                       tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored, model)
+
+
+def _learn_figures(frames, mirrored, locator, sampler, geometry, refs_cell, gains, kit_hunters):
+    """Mammoth and hunter colours of pieces of any shape (no outline, standing, leaning).
+
+    The mammoth is what differs from the snow on the cross in the first frame; each
+    hunter is what changed between one setup frame and the next, wherever it shows
+    (a standing piece leans over its neighbours under a tilted camera).
+    """
+    from .geometry import ZONE_OFFSETS
+    probes = []
+    for frame in frames:
+        if mirrored:
+            frame = mirror_frame(frame)
+        g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))) or geometry
+        zones, _ = sampler.sample(frame, g.homography, ("probe",))
+        probes.append(zones["probe"])
+    radius = np.hypot(*ZONE_OFFSETS["probe"].T)
+    # Mammoth: points of the cross cell unlike its snow (the thin cross print is a minority).
+    snow = np.clip(refs_cell[CENTRE] * gains[0][CENTRE], 0, 1)
+    pts = probes[0][CENTRE][radius <= 0.6]
+    far = lab_distance(to_lab(pts), to_lab(snow), FIGURE_LAB_WEIGHTS) > CHANGED_DISTANCE
+    mammoth = np.median(pts[far], axis=0) / gains[0][CENTRE] if far.sum() >= 5 else None
+    if far.sum() >= 10:
+        lab = to_lab(pts[far])
+        # Two clusters (body vs. cross print or shadow): keep the larger.
+        data = lab * FIGURE_LAB_WEIGHTS
+        _, labels, _ = cv2.kmeans(data.astype(np.float32), 2, None,
+                                  (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
+                                  cv2.KMEANS_PP_CENTERS)
+        labels = labels.ravel()
+        big = int(np.bincount(labels, minlength=2).argmax())
+        mammoth = np.median(pts[far][labels == big], axis=0) / gains[0][CENTRE]
+    if mammoth is None:
+        raise CalibrationError("setup frame 1: no mammoth seen on the cross")
+    hunters = {}
+    for index in range(1, len(probes)):
+        before, after = to_lab(probes[index - 1]), to_lab(probes[index])
+        change = lab_distance(after, before, FIGURE_LAB_WEIGHTS)                      # (37, P)
+        change[:, radius > 0.75] = 0.0
+        moved = change > CHANGED_DISTANCE
+        counts = moved.sum(axis=1)
+        cell = int(np.argmax(counts))
+        if counts[cell] < 6:
+            raise CalibrationError(f"setup frame {index + 1}: no newly placed hunter found")
+        # The piece's points, from its cell and the neighbours it leans over.
+        # The points that changed most: the piece itself, not its blurred edge or shadow.
+        strong = moved & (change >= np.percentile(change[moved], 60))
+        colour = np.median(probes[index][strong], axis=0)
+        hunters[f"c{index - 1}"] = tuple(float(v) for v in colour / gains[index][cell])
+    return mammoth, hunters

@@ -21,6 +21,14 @@ Colours are compared after re-lighting the calibration's reflectances with the g
 measured on the cell's own tile ring, so gradients, casts and shadows cancel out.
 Cells whose tile ring does not look like their tile (a hand, an arm, a sleeve) are
 reported as occluded and their tokens are not read.
+
+The players' own pieces (``calibration.pieces == "figures"``: pawns, meeples, a mammoth
+figure, no outline) are read by :meth:`BoardReader._read_figures` instead: every probe
+point is matched with the tile, the mammoth and each hunter colour, and a piece stands
+on the cell whose *base disc* shows its colour. A standing piece leans away from the
+camera's foot on the board (parallax): its top lands on the neighbouring cell's edge,
+never in that cell's base disc, and points of known piece colours on a neighbour's tile
+ring do not make it occluded.
 """
 from __future__ import annotations
 
@@ -32,7 +40,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
-from .calibration import Calibration, median_zones
+from .calibration import FIGURE_LAB_WEIGHTS, Calibration, median_zones
 from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance,
                      relit_gain,
                      margin_confidence, to_lab)
@@ -61,11 +69,20 @@ HUNTER_REACH = 0.55
 CROSS_HALF_WIDTH = 0.12
 #: Share of trap-ring points that must show a player colour for a trap.
 TRAP_SHARE = 0.35
+#: Figures: a piece stands on the cell whose base disc (this radius, tile circumradii)
+#: shows at least FIGURE_SHARE of its colour; the mammoth's base disc is wider.
+FIGURE_BASE = 0.38
+MAMMOTH_BASE = 0.5
+FIGURE_SHARE = 0.15
+MAMMOTH_SHARE = 0.2
+#: A probe point is of a piece's colour when nearer it than the tile and within this.
+FIGURE_MATCH = 22.0
 
 
 _PROBE = ZONE_OFFSETS["probe"]
 _OFF_CROSS = (np.abs(_PROBE[:, 0]) > CROSS_HALF_WIDTH) & (np.abs(_PROBE[:, 1]) > CROSS_HALF_WIDTH)
 _NEAR_MIDDLE = np.hypot(_PROBE[:, 0], _PROBE[:, 1]) <= HUNTER_REACH
+_PROBE_RADIUS = np.hypot(_PROBE[:, 0], _PROBE[:, 1])
 
 
 def outline_share(rimness: np.ndarray, centres: np.ndarray) -> np.ndarray:
@@ -168,6 +185,14 @@ class BoardReader:
         expected_lab = to_lab(np.clip(refs * first_guess, 0, 1))
         ring_lab = to_lab(first["tile"])
         foreign = lab_distance(ring_lab, expected_lab[:, None, :]) > FOREIGN_DISTANCE
+        figures = self.calibration.pieces == "figures"
+        if figures:
+            # A standing piece leans over its neighbours' tile rings: its own colours
+            # there are not a hand.
+            pieces_lab = to_lab(np.clip(self._token_refl[None, :, :] * first_guess[:, None, :], 0, 1))
+            near_piece = (lab_distance(ring_lab[:, :, None, :], pieces_lab[:, None, :, :], FIGURE_LAB_WEIGHTS)
+                          < FIGURE_MATCH).any(axis=2)
+            foreign &= ~near_piece
         share = foreign.mean(axis=1)
         # Hysteresis: a clearly covered cell makes its lightly touched neighbours count
         # too (the edge of a hand), while a lone light touch (a sloppily placed trap
@@ -215,6 +240,8 @@ class BoardReader:
         trap_votes = np.stack([(trap_pts.argmin(axis=2) == k).mean(axis=1) for k in range(cands.shape[1])], axis=1)
         trap_unknown = (trap_pts.min(axis=2) > UNKNOWN_DISTANCE).mean(axis=1) > 0.5
         unknown = (d_core.min(1) > UNKNOWN_DISTANCE) | trap_unknown
+        if figures:
+            unknown, fig = self._read_figures(probe, cands, trap_votes, occluded)
         # The cross's printed mark is not a calibrated colour: only its tile ring counts.
         unknown[CENTRE] = False
         occluded |= unknown
@@ -241,6 +268,11 @@ class BoardReader:
         cell_conf = np.minimum(np.minimum(conf_of(d_core), rim_conf), np.minimum(conf_of(d_trap), trap_conf))
         cell_conf = np.where(readable, cell_conf, 0.0)
 
+        if figures:
+            mammoth, hunters, traps = fig["mammoth"], fig["hunters"], fig["traps"]
+            cell_conf = np.where(readable, fig["confidence"], 0.0)
+            return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps,
+                                     cell_conf)
         # Mammoth: core and trap ring both mammoth; the best such cell if several.
         mammoth_cells = np.flatnonzero(readable & (k_core == 1) & (k_trap == 1))
         mammoth = None
@@ -264,6 +296,59 @@ class BoardReader:
             cells = cells[np.argsort(-trap_votes[cells, idx])][:MAX_TRAPS_PER_COLOUR]
             for c in cells:
                 traps[int(c)] = label
+        return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf)
+
+    def _read_figures(self, probe, cands, trap_votes, occluded):
+        """Pieces of any shape: ``(unknown, {mammoth, hunters, traps, confidence})``.
+
+        ``probe`` (37, P, 3) Lab; ``cands`` (37, K, 3) Lab of tile, mammoth, hunters under
+        each cell's light. Shading on a piece in relief changes lightness most, so
+        lightness counts little (``FIGURE_LAB_WEIGHTS``).
+        """
+        d = lab_distance(probe[:, :, None, :], cands[:, None, :, :], FIGURE_LAB_WEIGHTS)   # (37, P, K)
+        best = d.argmin(axis=2)
+        match = d.min(axis=2) < FIGURE_MATCH
+        n_k = cands.shape[1]
+        base = _PROBE_RADIUS <= FIGURE_BASE
+        wide = _PROBE_RADIUS <= MAMMOTH_BASE
+        share_base = np.stack([((best == k) & match & base).sum(axis=1) for k in range(n_k)], axis=1) / base.sum()
+        share_wide = np.stack([((best == k) & match & wide).sum(axis=1) for k in range(n_k)], axis=1) / wide.sum()
+        # Something of no known colour over much of the cell (a hand, a die).
+        unknown = ((~match) & wide).sum(axis=1) / wide.sum() > 0.5
+        unknown[CENTRE] = False
+        readable = ~(occluded | unknown)
+        mammoth = None
+        score = np.where(readable, share_wide[:, 1], 0.0)
+        if score.max() >= MAMMOTH_SHARE:
+            mammoth = int(np.argmax(score))
+        trap_colour = 2 + trap_votes[:, 2:].argmax(axis=1) if n_k > 2 else np.zeros(NUM_CELLS, int)
+        trap_share = trap_votes[:, 2:].max(axis=1) if n_k > 2 else np.zeros(NUM_CELLS)
+        has_trap = trap_share >= TRAP_SHARE
+        hunters: dict[str, int] = {}
+        for h, label in enumerate(self.labels):
+            idx = 2 + h
+            # A plate of the hunter's own colour fills the base disc and the trap ring
+            # alike: that is a trap (a hunter on his own trap is not told from it yet).
+            own_plate = has_trap & (trap_colour == idx)
+            score = np.where(readable & ~own_plate, share_base[:, idx], 0.0)
+            if mammoth is not None:
+                score[mammoth] = 0.0
+            if score.max() >= FIGURE_SHARE:
+                hunters[label] = int(np.argmax(score))
+        traps: dict[int, str] = {}
+        for h, label in enumerate(self.labels):
+            idx = 2 + h
+            cells = np.flatnonzero(readable & (trap_colour == idx) & has_trap
+                                   & (np.arange(NUM_CELLS) != (mammoth if mammoth is not None else -1)))
+            cells = cells[np.argsort(-trap_votes[cells, idx])][:MAX_TRAPS_PER_COLOUR]
+            for c in cells:
+                traps[int(c)] = label
+        piece = share_base[:, 2:].max(axis=1) if n_k > 2 else np.zeros(NUM_CELLS)
+        confidence = np.minimum(np.clip(np.abs(trap_share - TRAP_SHARE) * 4, 0, 1),
+                                np.clip(np.abs(piece - FIGURE_SHARE) * 6, 0, 1))
+        return unknown, {"mammoth": mammoth, "hunters": hunters, "traps": traps, "confidence": confidence}
+
+    def _observation(self, timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf):
         names = tuple("cross" if c == CENTRE else TILE_CLASSES[classes[c]] for c in range(NUM_CELLS))
         if self.lock_tiles:
             names = tuple(self.calibration.tiles)
