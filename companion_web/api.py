@@ -11,6 +11,7 @@ or the one-line text notation as a JSON string (``docs/engine-api.md``).
 
 from __future__ import annotations
 
+import functools
 import json
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -194,3 +195,74 @@ def export_record():
         return error_response(404, "no_game", exc.message)
     return Response(text, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": 'attachment; filename="maamut-game.jsonl"'})
+
+
+def _live_game():
+    game = current_app.extensions["maamut_game"].session.game
+    if game is None:
+        raise engine.BadRequest("game", "no game is being played")
+    return game
+
+
+@functools.lru_cache(maxsize=64)
+def _board_at(header: str, entries: tuple[str, ...], names: str) -> dict:
+    from engine.game import Game
+
+    game = Game.replay([header, *entries])
+    events = game.history[-1]["events"] if game.history and entries else []
+    info = json.loads(names)
+    return {"svg": render_board(engine.position_to_json(game.position), events=engine.events.to_json(events),
+                                players_info=info, animate=False),
+            "winner": game.winner}
+
+
+@bp.get("/api/history/<int:turn>")
+def history(turn: int):
+    """The live game's board as it was after its first ``turn`` entries (placements
+    and turns), for the move list's stepping: ``{"svg", "turn", "of", "notation"}``."""
+    game = _live_game()
+    session = current_app.extensions["maamut_game"].session
+    entries = game.entries()
+    if not 0 <= turn <= len(entries):
+        return error_response(404, "no_such_turn", f"the game has {len(entries)} entries")
+    header = game.record_lines()[0]
+    names = json.dumps(session.players_info(), sort_keys=True)
+    board = _board_at(header, tuple(json.dumps(e, sort_keys=True) for e in entries[:turn]), names)
+    notation = ""
+    if turn:
+        entry = entries[turn - 1]
+        notation = entry.get("turn") or f"{entry.get('place')}@{entry.get('cell')}"
+    return jsonify({"ok": True, "turn": turn, "of": len(entries), "notation": notation, **board})
+
+
+@bp.get("/game.txt")
+def moves_text():
+    """The live game's moves as text, to share (no seed, so no card still to come):
+    the start position in the notation, then one numbered turn a line."""
+    game = _live_game()
+    lines = ["Mâamut", "players: " + ", ".join(game.players)]
+    turn = 0
+    for entry in game.entries():
+        if "place" in entry:
+            lines.append(f"   {entry['place']}@{entry['cell']}")
+        else:
+            turn += 1
+            lines.append(f"{turn:>3}. {entry.get('turn') or engine.notation.action_to_text(engine.action_from_json(entry['action']))}")
+    if game.winner:
+        lines.append(f"winner: {game.winner}")
+    # Cards in hand are secret at the table: the shared position leaves them out.
+    lines.append("position: " + engine.notation.position_to_text(game.position.with_(hands=None)))
+    return Response("\n".join(lines) + "\n", mimetype="text/plain",
+                    headers={"Content-Disposition": 'attachment; filename="maamut-moves.txt"'})
+
+
+@bp.get("/api/start-cells")
+def start_cells():
+    """While hunters are placed: the cells where the next one may start (the setup
+    wizard highlights them). ``{"player", "cells": ["q,r", ...]}``."""
+    from engine.hexgrid import cell_name
+
+    game = _live_game()
+    player = game.next_to_place()
+    return jsonify({"ok": True, "player": player,
+                    "cells": [cell_name(c) for c in game.start_cells()] if player else []})

@@ -46,6 +46,8 @@ PALETTE = {
     "pink": "#e85d9b",
 }
 FLIGHT_COLOUR = "#8b1e0f"
+LAST_MOVE_FILL = "#ffe14d"
+LAST_MOVE_STROKE = "#f5b700"
 ILLEGAL_COLOUR = "#e00000"
 
 
@@ -220,6 +222,23 @@ def render_board(position: Mapping, *, events: Iterable[Mapping] = (), players_i
                    f'stroke="{colour}" stroke-width="5" stroke-dasharray="6 3"/></g>')
 
     events = [e for e in events if isinstance(e, Mapping)]
+    # The last move's cells, as lichess marks them: where it started and where it ended
+    # (the hunter's move, and the mammoth's flight when there was one).
+    last_cells: dict[str, str] = {}
+    for event in events:
+        if event.get("type") in ("hunter_moved", "mammoth_fled", "hunter_placed", "trap_placed"):
+            start = event.get("from")
+            end = event.get("to") or event.get("cell")
+            if isinstance(start, str) and start not in last_cells:
+                last_cells[start] = "from"
+            if isinstance(end, str):
+                last_cells[end] = "to"
+    for cell, kind in last_cells.items():
+        xy = _cell_xy(cell, size)
+        if xy is not None:
+            out.append(f'<use class="last-{kind}" data-cell="{escape(cell)}" href="#hx" x="{_f(xy[0])}" '
+                       f'y="{_f(xy[1])}" fill="{LAST_MOVE_FILL}" fill-opacity="{".45" if kind == "to" else ".3"}" '
+                       f'stroke="{LAST_MOVE_STROKE}" stroke-width="4"/>')
     for event in events:
         if event.get("type") == "hunter_moved":
             points = _path_points(event, size)
@@ -245,25 +264,43 @@ def render_board(position: Mapping, *, events: Iterable[Mapping] = (), players_i
         cell = hunters.get(player)
         if _cell_xy(cell, size) is not None:
             by_cell.setdefault(cell, []).append(player)
-    for cell, here in by_cell.items():
+    mammoth_cell = position.get("mammoth")
+
+    def draw_hunters(cell: str, here: list[str]) -> None:
         x0, y0 = _cell_xy(cell, size)
+        with_mammoth = cell == mammoth_cell
         for i, player in enumerate(here):
-            # Hunters sharing a cell sit side by side so each stays visible.
-            angle = 2 * math.pi * i / len(here)
-            x = x0 + (size * .3 * math.sin(angle) if len(here) > 1 else 0)
-            y = y0 - (size * .3 * math.cos(angle) if len(here) > 1 else 0)
+            if with_mammoth:
+                # Under the mammoth: the hunters sit on the cell's lower edge, in front.
+                x = x0 + size * .32 * (i - (len(here) - 1) / 2) * (2 if len(here) > 1 else 0) / 2 \
+                    + (size * .3 if len(here) == 1 else 0)
+                y = y0 + size * .42
+                radius = size * .24
+            else:
+                # Hunters sharing a cell sit side by side so each stays visible.
+                angle = 2 * math.pi * i / len(here)
+                x = x0 + (size * .3 * math.sin(angle) if len(here) > 1 else 0)
+                y = y0 - (size * .3 * math.cos(angle) if len(here) > 1 else 0)
+                radius = size * (.38 if len(here) == 1 else .3)
             colour = colours[player]
             label = _label(player, players_info)
-            out.append(f'<g class="hunter" data-hunter="{escape(player)}" data-cell="{escape(cell)}">'
+            stacked = ' data-stacked="mammoth"' if with_mammoth else (' data-stacked="hunters"' if len(here) > 1 else "")
+            out.append(f'<g class="hunter" data-hunter="{escape(player)}" data-cell="{escape(cell)}"{stacked}>'
                        f'<title>{escape(label)}</title>'
-                       f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(size * (.38 if len(here) == 1 else .3))}" '
+                       f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(radius)}" '
                        f'fill="{colour}" stroke="#111" stroke-width="2.5"/>'
-                       f'<text x="{_f(x)}" y="{_f(y + 6)}" text-anchor="middle" font-size="17" '
-                       f'font-weight="bold" fill="{_ink_on(colour)}">{escape(label[:1].upper())}</text></g>')
+                       f'<text x="{_f(x)}" y="{_f(y + radius * .42)}" text-anchor="middle" '
+                       f'font-size="{_f(radius * 1.15)}" font-weight="bold" '
+                       f'fill="{_ink_on(colour)}">{escape(label[:1].upper())}</text></g>')
+
+    for cell, here in by_cell.items():
+        if cell != mammoth_cell:
+            draw_hunters(cell, here)
 
     mammoth = _cell_xy(position.get("mammoth"), size)
     if mammoth is not None:
         mx, my = mammoth
+        shared = mammoth_cell in by_cell
         animation = ""
         # Animate only a finished flight: while a frightened hunter's owner is still
         # choosing, the engine keeps the mammoth where it was.
@@ -273,9 +310,10 @@ def render_board(position: Mapping, *, events: Iterable[Mapping] = (), players_i
                 rel = [(px - mx, py - my) for px, py in points]
                 animation = (f'<animateMotion dur="{_f(0.45 * (len(rel) - 1))}s" fill="freeze" '
                              f'path="M{" L".join(f"{_f(a)},{_f(b)}" for a, b in rel)}"/>')
-        s = size
+        s = size * (.78 if shared else 1)
+        lift = f'<g transform="translate(0,{_f(-size * .16)})">' if shared else "<g>"
         out.append(f'<g class="mammoth" data-cell="{escape(position.get("mammoth"))}">'
-                   f'<g transform="translate({_f(mx)},{_f(my)})">{animation}'
+                   f'<g transform="translate({_f(mx)},{_f(my)})">{animation}{lift}'
                    "<title>Mammoth / Mammouth</title>"
                    f'<ellipse cx="0" cy="0" rx="{_f(s * .52)}" ry="{_f(s * .42)}" fill="#6b4423" '
                    'stroke="#1e120a" stroke-width="3"/>'
@@ -283,7 +321,9 @@ def render_board(position: Mapping, *, events: Iterable[Mapping] = (), players_i
                    f'M{_f(s * .3)},{_f(s * .1)} q{_f(s * .1)},{_f(s * .35)} {_f(-s * .25)},{_f(s * .3)}" '
                    'fill="none" stroke="#fffbe6" stroke-width="4" stroke-linecap="round"/>'
                    f'<circle cx="{_f(-s * .18)}" cy="{_f(-s * .12)}" r="3" fill="#fff"/>'
-                   f'<circle cx="{_f(s * .18)}" cy="{_f(-s * .12)}" r="3" fill="#fff"/></g></g>')
+                   f'<circle cx="{_f(s * .18)}" cy="{_f(-s * .12)}" r="3" fill="#fff"/></g></g></g>')
+        if shared:
+            draw_hunters(mammoth_cell, by_cell[mammoth_cell])
 
     for mark in illegal:
         xy = _cell_xy(mark.get("cell"), size) if isinstance(mark, Mapping) else None

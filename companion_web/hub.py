@@ -59,6 +59,9 @@ class GameHub:
         self._payload = json.dumps({**empty, "version": 0, "log_from": 0}, ensure_ascii=False).encode()
         self._delta = self._payload
         self._log: list = list(empty.get("log") or [])
+        self._winner = None
+        self._last_result = None
+        self._previous: dict | None = None
         self._frame: tuple[int, bytes | None, str] = (0, None, "image/jpeg")
         self._closed = False
         self._streams = 0
@@ -75,6 +78,8 @@ class GameHub:
         view = dict(self._render(state))
         log = list(view.get("log") or [])
         with self._cond:
+            if "log" in view:
+                self._note_previous_game(log, view)
             self._version += 1
             view["version"] = self._version
             # Serialise inside the lock so versions and payloads never cross.
@@ -93,6 +98,22 @@ class GameHub:
             self._state = state
             self._cond.notify_all()
             return self._version
+
+    def _note_previous_game(self, log: list, view: dict) -> None:
+        """Remember how the last game ended when a new one replaces it (also a game cut
+        short, e.g. at a stand's turn limit), until the new game's first turn."""
+        def turns(entries):
+            return sum(1 for e in entries if "@" not in str(e.get("notation", "") if isinstance(e, dict) else e))
+
+        old = self._log
+        replaced = bool(old) and turns(old) > 0 and (not log or log[0] != old[0]) and len(log) <= len(old)
+        if replaced:
+            self._previous = {"turns": turns(old), "winner": self._winner, "result": self._last_result}
+        elif turns(log) > 0:
+            self._previous = None
+        self._winner = view.get("winner")
+        self._last_result = view.get("result")
+        view["previous"] = self._previous
 
     def update(self, **parts) -> int:
         """Publish the current state with some keys replaced (e.g. ``leds=...``); atomic

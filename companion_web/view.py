@@ -17,7 +17,9 @@ from collections.abc import Mapping
 
 from engine import events as engine_events, explain
 
-from .board_svg import player_colours, render_board
+from engine.hexgrid import CELL_NAMES, CELLS, parse_cell, pixel_of
+
+from .board_svg import SIZE, player_colours, render_board
 
 LANGS = ("en", "fr")
 _EXPLAINED: dict[str, dict] = {}
@@ -97,6 +99,53 @@ def players_view(position: Mapping, info: Mapping | None) -> list[dict]:
     return out
 
 
+def default_led_layout() -> list[str | None]:
+    """The cell under each LED of the default chain (``firmware_bridge.ledmap``'s
+    serpentine from the north-west corner), then ``None`` for the 4 status LEDs. The
+    app may publish its own as ``led_cells`` (a list of ``"q,r"`` or ``None``).
+
+    >>> layout = default_led_layout()
+    >>> len(layout), layout[:5], layout[37:]
+    (41, ['0,-3', '1,-3', '2,-3', '3,-3', '3,-2'], [None, None, None, None])
+    """
+    rows = sorted({CELLS[parse_cell(name)][1] for name in CELL_NAMES})
+    chain: list[str | None] = []
+    for k, r in enumerate(rows):
+        row = sorted((n for n in CELL_NAMES if CELLS[parse_cell(n)][1] == r), key=lambda n: CELLS[parse_cell(n)][0])
+        chain.extend(row if k % 2 == 0 else reversed(row))
+    return chain + [None] * 4
+
+
+_DEFAULT_LEDS = default_led_layout()
+
+
+def _led_board(colours: list[str], cells) -> dict:
+    """Each LED at its cell's place on the board (SVG units of ``board_svg``)."""
+    layout = cells if isinstance(cells, list) else _DEFAULT_LEDS
+    out, status = [], []
+    for i, colour in enumerate(colours):
+        cell = layout[i] if i < len(layout) else None
+        try:
+            x, y = pixel_of(parse_cell(cell), SIZE)
+        except (ValueError, TypeError):
+            status.append(colour)
+            continue
+        out.append([cell, round(x), round(y), colour])
+    return {"cells": out, "status": status}
+
+
+def result_of(log: list, winner) -> dict | None:
+    """How the game ended, from the last turn's events: the winner, the reason, and who
+    set the trap the mammoth fell into (``None`` while the game goes on)."""
+    if not winner:
+        return None
+    events = log[-1].get("events", []) if log else []
+    over = next((e for e in events if isinstance(e, Mapping) and e.get("type") == "game_over"), {})
+    trapped = next((e for e in events if isinstance(e, Mapping) and e.get("type") == "mammoth_trapped"), {})
+    return {"winner": winner, "reason": over.get("reason"), "trap_owner": trapped.get("owner"),
+            "cell": trapped.get("cell"), "turns": len(log)}
+
+
 def live_view(state: Mapping) -> dict:
     position = state.get("position") if isinstance(state.get("position"), Mapping) else {}
     # Cards in hand are secret at the table: the public view shows how many, never which.
@@ -108,6 +157,7 @@ def live_view(state: Mapping) -> dict:
                        illegal=state.get("illegal") or [])
     names = {p["id"]: p["name"] for p in players_view(position, info)}
     camera = state.get("camera") if isinstance(state.get("camera"), Mapping) else {}
+    leds = [_led_colour(v) for v in state.get("leds") or []]
     return {
         "position": public or None,
         "players": players_view(position, info),
@@ -119,7 +169,10 @@ def live_view(state: Mapping) -> dict:
         "phase": state.get("phase"),
         "next_to_place": state.get("next_to_place"),
         "illegal": state.get("illegal") or [],
-        "leds": [_led_colour(v) for v in state.get("leds") or []],
+        "leds": leds,
+        # The same LEDs where they sit under the board, for the referee's mirror.
+        "led_board": _led_board(leds, state.get("led_cells")),
+        "result": result_of(log, state.get("winner")),
         # The page's own address (published by the app), shown with a QR code to join.
         "url": state.get("url") if isinstance(state.get("url"), str) and len(state.get("url")) < 200 else None,
         "camera": {"frame": int(camera.get("frame", 0) or 0),

@@ -19,7 +19,19 @@ const Maamut = (() => {
       step_board: "3. Board", seed: "Seed (empty: random)", tiles: "Tiles (notation, empty: seeded layout)",
       deal: "Deal", step_place: "4. Place the hunters", place_next: "Click the start cell of", ready: "All hunters placed: the game is on.",
       referee_title: "Referee", turn_notation: "Turn (notation, e.g. A:E2 or A:E2 B>1,1)", undo: "Undo last turn",
-      export: "Export the game record", variants: "Variants", join: "Follow on your phone", import: "Import a game record", logout: "Log out", done: "Done."},
+      export: "Export the game record", variants: "Variants", join: "Follow on your phone", import: "Import a game record", logout: "Log out", done: "Done.",
+      nav_stand: "Stand", back_live: "Back to live", sound_on: "Sound on", sound_off: "Sound off", legend: "Legend",
+      lg_mammoth: "mammoth", lg_hunter: "hunter (player's colour)", lg_trap: "trap (ring in its owner's colour)",
+      lg_last: "last move (from and to)", lg_flight: "the mammoth's flight", lg_flee: "where a frightened hunter may flee",
+      lg_illegal: "the board differs from the game here", share_moves: "Download the moves",
+      survives: "The mammoth survives!", trapped_by: "{name} trapped the mammoth!", wins: "{name} wins!",
+      r_mammoth_faced: "(the mammoth turned on the last hunter)", r_no_escape: "(nowhere left to flee)",
+      r_trap: "(the mammoth is trapped)", r_no_hunters: "No hunter is left.",
+      r_mammoth_safe: "No trap can ever catch it.", r_stall: "The hunt went round in circles.",
+      last_game: "Last game:", stopped: "stopped after {n} turns, the mammoth survives.", why: "why · rule",
+      move_of: "move {k} of {n}", last_turn: "Last turn", led_mirror: "LEDs under the board",
+      cam_overlay: "Camera confidence on the board", start_cells: "Highlighted: the cells where a hunter may start.",
+      camera_setup: "What the camera sees", choice_pending: "choice pending", trapped_short: "trapped!"},
     fr: {nav_live: "En direct", nav_sandbox: "Bac à sable", nav_setup: "Préparation", nav_referee: "Arbitre",
       connecting: "connexion…", live: "en direct", offline: "reconnexion…", players: "Joueurs", log: "Journal de la partie",
       leds: "LED", camera: "Caméra", no_frame: "Pas encore d'image de la caméra.", to_move: "au trait", winner: "Gagnant",
@@ -38,7 +50,19 @@ const Maamut = (() => {
       place_next: "Cliquez la case de départ de", ready: "Tous les chasseurs sont posés : la partie commence.",
       referee_title: "Arbitre", turn_notation: "Tour (notation, p. ex. A:E2 ou A:E2 B>1,1)",
       undo: "Annuler le dernier tour", export: "Exporter la feuille de partie", variants: "Variantes", join: "Suivre sur votre téléphone", import: "Importer une feuille de partie",
-      logout: "Déconnexion", done: "Fait."},
+      logout: "Déconnexion", done: "Fait.",
+      nav_stand: "Stand", back_live: "Retour au direct", sound_on: "Son activé", sound_off: "Son coupé", legend: "Légende",
+      lg_mammoth: "mammouth", lg_hunter: "chasseur (couleur du joueur)", lg_trap: "piège (anneau à la couleur du joueur)",
+      lg_last: "dernier coup (départ et arrivée)", lg_flight: "la fuite du mammouth", lg_flee: "où un chasseur effrayé peut fuir",
+      lg_illegal: "ici le plateau diffère de la partie", share_moves: "Télécharger les coups",
+      survives: "Le mammouth survit !", trapped_by: "{name} a piégé le mammouth !", wins: "{name} gagne !",
+      r_mammoth_faced: "(le mammouth a fait face au dernier chasseur)", r_no_escape: "(plus aucune case pour fuir)",
+      r_trap: "(le mammouth est piégé)", r_no_hunters: "Il ne reste aucun chasseur.",
+      r_mammoth_safe: "Aucun piège ne pourra jamais l'attraper.", r_stall: "La chasse tournait en rond.",
+      last_game: "Partie précédente :", stopped: "arrêtée après {n} tours, le mammouth survit.", why: "pourquoi · règle",
+      move_of: "coup {k} sur {n}", last_turn: "Dernier tour", led_mirror: "LED sous le plateau",
+      cam_overlay: "Confiance de la caméra sur le plateau", start_cells: "En surbrillance : les cases de départ possibles.",
+      camera_setup: "Ce que voit la caméra", choice_pending: "choix en attente", trapped_short: "piégé !"},
   };
   let lang = localStorage.getItem("maamut-lang") || (navigator.language || "en").slice(0, 2);
   if (!TEXT[lang]) lang = "en";
@@ -103,7 +127,36 @@ const Maamut = (() => {
     img.src = url;
   }
 
+  /* The LED mirror drawn as the board: each LED at its cell (positions from the server,
+     in the board's SVG units), the status LEDs in a row underneath. */
+  const SVG_NS = "http://www.w3.org/2000/svg";
+  function svgEl(tag, attrs) {
+    const node = document.createElementNS(SVG_NS, tag);
+    Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, String(v)));
+    return node;
+  }
+  function ledBoard(box, leds) {
+    const svg = svgEl("svg", {viewBox: "-249 -226 498 500", class: "led-board", role: "img"});
+    svg.append(svgEl("rect", {x: -249, y: -226, width: 498, height: 500, rx: 12, fill: "#111"}));
+    const title = svgEl("title", {}); title.textContent = "LEDs"; svg.append(title);
+    ((leds && leds.cells) || []).forEach(([cell, x, y, colour]) => {
+      const hex = [0, 1, 2, 3, 4, 5].map((i) => {
+        const a = Math.PI / 180 * (60 * i - 90);
+        return (x + 38 * Math.cos(a)).toFixed(1) + "," + (y + 38 * Math.sin(a)).toFixed(1);
+      }).join(" ");
+      svg.append(svgEl("polygon", {points: hex, fill: "#1d2420", stroke: "#333", "stroke-width": 2}));
+      const dot = svgEl("circle", {cx: x, cy: y, r: 15, fill: colour, stroke: "#000", "stroke-width": 2, class: "led", "data-cell": cell});
+      const tip = svgEl("title", {}); tip.textContent = cell + " " + colour; dot.append(tip);
+      svg.append(dot);
+    });
+    ((leds && leds.status) || []).forEach((colour, i, all) => {
+      svg.append(svgEl("circle", {cx: (i - (all.length - 1) / 2) * 40, cy: 250, r: 12, fill: colour, stroke: "#555",
+        "stroke-width": 2, class: "led status-led"}));
+    });
+    box.replaceChildren(svg);
+  }
+
   document.addEventListener("DOMContentLoaded", applyLang);
   if (document.readyState !== "loading") applyLang();
-  return {t, setLang, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
+  return {t, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
 })();

@@ -35,7 +35,18 @@
   }
 
   function explain(lines) {
-    $("sb-explain").replaceChildren(...(lines || []).map((line) => el("li", line.trim(), line.startsWith(" ") ? "step" : "")));
+    // One numbered item per sentence; a flight's tried directions are a sub-list of it,
+    // so the numbers run 1, 2, 3 (not 1, 2, 9, 10).
+    const items = [];
+    (lines || []).forEach((line) => {
+      if (line.startsWith(" ") && items.length) {
+        const last = items[items.length - 1];
+        let sub = last.querySelector("ul");
+        if (!sub) { sub = el("ul", null, "steps-of"); last.append(sub); }
+        sub.append(el("li", line.trim(), "step"));
+      } else items.push(el("li", line.trim()));
+    });
+    $("sb-explain").replaceChildren(...items);
   }
 
   let lastExplanation = null;
@@ -135,8 +146,11 @@
       else {
         td.className = m.eliminated.length ? "danger" : (m.mammoth_to ? "flight" : "");
         td.append(el("div", "→ " + m.to));
-        if (m.mammoth_to) td.append(el("div", "M → " + m.mammoth_to));
-        if (m.winner) td.append(el("div", t("winner") + ": " + m.winner));
+        // A flight that waits for a frightened hunter's choice has not ended yet; a flight
+        // into a trap is a win, not just a new cell.
+        if (m.needs) td.append(el("div", "M: " + t("choice_pending") + " (" + m.needs.hunter + ")", "pending"));
+        else if (m.winner) td.append(el("div", "M → " + (m.mammoth_to || "") + " · " + (m.winner === "mammoth" ? t("survives") : t("trapped_short") + " " + t("winner") + ": " + m.winner), "win"));
+        else if (m.mammoth_to) td.append(el("div", "M → " + m.mammoth_to));
         m.eliminated.forEach((h) => td.append(el("div", h + " " + t("out"))));
         td.title = (m.explanation[Maamut.lang] || []).join("\n");
         const b = el("button", t("play_btn"));

@@ -2,7 +2,7 @@
    hunters' start cells, clicked on the board. */
 "use strict";
 (() => {
-  const {t, el, call, showSvg} = Maamut;
+  const {t, el, call, showSvg, svgEl} = Maamut;
   const form = document.getElementById("setup-form");
   if (!form) return;  // not logged in: the page shows the PIN form instead
   const $ = (id) => document.getElementById(id);
@@ -20,7 +20,27 @@
     showSvg($("setup-board"), view.svg);
     next = view.phase === "setup" ? view.next_to_place : null;
     const who = (view.players || []).find((p) => p.id === next);
-    $("place-who").textContent = next ? t("place_next") + " " + (who ? who.name : next) : t("ready");
+    $("place-who").textContent = next ? t("place_next") + " " + (who ? who.name : next) + ". " + t("start_cells") : t("ready");
+    if (next) highlight(who ? who.colour : "#ffffff");
+    const cam = view.camera || {};
+    if (cam.frame) { $("setup-camera").src = "/camera/frame?v=" + encodeURIComponent(cam.frame); $("setup-camera-box").hidden = false; }
+  }
+
+  /* The legal start cells of the hunter being placed, outlined in his colour. */
+  async function highlight(colour) {
+    const response = await fetch("/api/start-cells", {credentials: "same-origin"});
+    if (!response.ok) return;
+    const data = await response.json();
+    const svg = $("setup-board").querySelector("svg");
+    if (!svg) return;
+    svg.querySelectorAll(".start-cell").forEach((n) => n.remove());
+    data.cells.forEach((cell) => {
+      const use = svg.querySelector(`g.cell[data-cell="${CSS.escape(cell)}"] use`);
+      if (!use) return;
+      const mark = svgEl("circle", {cx: use.getAttribute("x"), cy: use.getAttribute("y"), r: 22, fill: colour,
+        "fill-opacity": 0.55, stroke: "#fff", "stroke-width": 3, class: "start-cell", "data-cell": cell});
+      svg.append(mark);
+    });
   }
 
   form.addEventListener("submit", async (event) => {

@@ -56,7 +56,10 @@ def page(browser):
     context = browser.new_context(viewport={"width": 1920, "height": 1080}, accept_downloads=True)
     page = context.new_page()
     page.csp_errors = []
-    page.on("console", lambda msg: msg.type == "error" and page.csp_errors.append(msg.text))
+    # A 404 answer is the page's business (the AI hints probe /api/hint, which answers
+    # 404 when the companion has no AI); anything else logged as an error is a fault.
+    page.on("console", lambda msg: msg.type == "error" and "status of 404" not in msg.text
+            and page.csp_errors.append(msg.text))
     page.on("pageerror", lambda exc: page.csp_errors.append(str(exc)))
     yield page
     context.close()
@@ -133,11 +136,11 @@ def test_a_move_made_through_the_api_appears_on_an_open_page(server, page):
 def test_a_reconnecting_page_catches_up(server, page):
     page.goto(server.url + "/")
     page.wait_for_selector("#conn[data-state='live']")
+    version = page.locator("body").get_attribute("data-version")
     page.context.set_offline(True)
     server.app.extensions["maamut_hub"].update(leds=[[0, 255, 0]] * 37)
     page.context.set_offline(False)
-    expect(page.locator("#leds .led")).to_have_count(37, timeout=15000)
-    assert page.locator("#leds .led").first.get_attribute("title") == "#00ff00"
+    page.wait_for_selector(f"body:not([data-version='{version}'])", timeout=15000)
 
 
 def test_the_sandbox_reproduces_the_rulebook_figure_and_explains_it(server, page):
@@ -248,8 +251,10 @@ def test_the_camera_view_and_led_mirror_follow_the_app(server, page):
     import cv2
     import numpy as np
 
-    page.goto(server.url + "/")
-    page.wait_for_selector("#conn[data-state='live']")
+    page.goto(server.url + "/referee")
+    page.fill("input[name='pin']", PIN)
+    page.click("form.login button[type='submit']")
+    page.wait_for_selector("#ref-board svg")
     frame = np.zeros((120, 160, 3), np.uint8)
     cv2.circle(frame, (80, 60), 40, (0, 200, 255), -1)
     jpeg = cv2.imencode(".jpg", frame)[1].tobytes()
@@ -257,12 +262,21 @@ def test_the_camera_view_and_led_mirror_follow_the_app(server, page):
     hub.publish_frame(jpeg, {"0,0": 0.99, "2,-1": 0.42})
     hub.update(leds=[[255, 128, 0]] * 37, url=server.url + "/")
     page.wait_for_selector("#camera-frame:not([hidden])")
+    # The LED mirror is drawn as the board: each LED at its cell, the status LEDs below.
+    expect(page.locator("#leds circle.led[data-cell]")).to_have_count(37)
+    assert page.locator("#leds circle.led[data-cell='0,-3']").get_attribute("fill") == "#ff8000"
+    assert page.locator("#camera-frame").evaluate("img => img.decode().then(() => img.naturalWidth)") == 160
+    # Per-cell confidence is an overlay on the referee's board; unsure cells show a figure.
+    expect(page.locator("#ref-board g.confidence[data-cell='2,-1'] text")).to_have_text("42%")
+    assert page.locator("#ref-board g.confidence[data-cell='0,0'] text").count() == 0
+    _shot(page, "referee-camera-leds")
+    page.uncheck("#cam-overlay")
+    expect(page.locator("#ref-board g.confidence")).to_have_count(0)
+    # Viewers see neither the camera nor the confidences; the QR code invites them in.
+    page.goto(server.url + "/")
     page.wait_for_selector("#join:not([hidden])")
     assert page.locator("#join-qr").evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
-    expect(page.locator("#leds .led")).to_have_count(37)
-    assert page.locator("#camera-frame").evaluate("img => img.decode().then(() => img.naturalWidth)") == 160
-    assert page.locator("#confidence li").first.inner_text() == "2,-1: 42%"  # least sure first
-    _shot(page, "live-camera-leds")
+    assert page.locator("#camera-frame, #confidence").count() == 0
     assert page.csp_errors == []
 
 
