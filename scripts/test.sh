@@ -23,5 +23,19 @@ echo "== installing the project with its test extra"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
 
+# -- axe-core for the web page's accessibility test (tests/web/test_page_ux.py) -------
+# The test injects .cache/axe/node_modules/axe-core/axe.min.js into each page in
+# chromium; it is skipped when the file is missing. npm is only needed here, at setup.
+if [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then
+  if ! command -v npm >/dev/null && [ "$(id -u)" = 0 ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null || true
+  fi
+  if command -v npm >/dev/null; then
+    echo "== installing axe-core for the accessibility test"
+    npm install --prefix .cache/axe axe-core --no-audit --no-fund --silent || echo "!! axe-core not installed: the accessibility test will be skipped" >&2
+  fi
+fi
+# -- end of the axe-core block ---------------------------------------------------------
+
 echo "== running the test suite"
 exec .venv/bin/python -m pytest "$@"

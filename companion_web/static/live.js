@@ -42,28 +42,19 @@
     node.dataset.kind = kind;
   }
 
-  /* Sentences first; the rule citation and the flight's step-by-step are one click away. */
-  function explanation(lines, open) {
+  /* Sentences first; the rule citations and the flight's step-by-step are one click away
+     (one disclosure per turn, collapsed). */
+  function explanation(lines) {
     const box = document.createDocumentFragment();
-    let details = null;
+    const details = el("details", null, "why");
+    details.append(el("summary", t("why")));
     (lines || []).forEach((line) => {
-      if (line.startsWith(" ")) {
-        if (!details) { details = el("details", null, "why"); details.append(el("summary", t("why"))); box.append(details); }
-        details.append(el("span", line.trim(), "step"));
-        return;
-      }
+      if (line.startsWith(" ")) { details.append(el("span", line.trim(), "step")); return; }
       const at = line.indexOf("  [");
-      const sentence = at >= 0 ? line.slice(0, at) : line;
-      const cite = at >= 0 ? line.slice(at + 3).replace(/\]\s*$/, "") : "";
-      box.append(el("span", sentence, "sentence"));
-      details = el("details", null, "why");
-      if (open) details.open = true;
-      details.append(el("summary", t("why")));
-      if (cite) details.append(el("span", cite, "cite"));
-      box.append(details);
+      box.append(el("span", at >= 0 ? line.slice(0, at) : line, "sentence"));
+      if (at >= 0) details.append(el("span", line.slice(at + 3).replace(/\]\s*$/, ""), "cite"));
     });
-    // A sentence without steps or citation needs no disclosure.
-    box.querySelectorAll && box.querySelectorAll("details").forEach((d) => { if (d.children.length < 2) d.remove(); });
+    if (details.children.length > 1) box.append(details);
     return box;
   }
 

@@ -98,3 +98,29 @@ def test_only_a_finished_flight_is_animated():
     assert "animateMotion" not in render_board(pos, events=[flight])  # mammoth still at 0,2
     assert "animateMotion" in render_board({**pos, "mammoth": "2,0"}, events=[flight])
     assert "animateMotion" not in render_board({**pos, "mammoth": "2,0"}, events=[flight], animate=False)
+
+
+def test_pieces_sharing_a_cell_all_stay_visible_and_the_last_move_is_highlighted():
+    from companion_web.board_svg import render_board
+    from engine.hexgrid import CELL_NAMES
+
+    tiles = {name: "grass" for name in CELL_NAMES}
+    tiles["0,0"] = "cross"
+    position = {"tiles": tiles, "mammoth": "1,0", "players": ["A", "B", "C", "D"],
+                "hunters": {"A": "1,0", "B": "-2,0", "C": "-2,0", "D": "0,2"}, "traps": {"0,2": "D"}}
+    events = [{"type": "hunter_moved", "hunter": "A", "from": "-1,0", "to": "1,0", "path": ["0,0", "1,0"]}]
+    svg = render_board(position, events=events)
+    root = ET.fromstring(svg)
+    # The hunter on the mammoth's cell is drawn after (in front of) the mammoth.
+    order = [g.get("class") for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") in ("mammoth", "hunter")]
+    assert order.index("mammoth") < order.index("hunter", order.index("mammoth"))
+    stacked = {g.get("data-hunter"): g.get("data-stacked") for g in root.iter("{http://www.w3.org/2000/svg}g")
+               if g.get("class") == "hunter"}
+    assert stacked == {"A": "mammoth", "B": "hunters", "C": "hunters", "D": None}
+    # Two hunters on one cell sit apart; a hunter on his trap leaves the trap's ring showing.
+    circles = {g.get("data-hunter"): g.find("{http://www.w3.org/2000/svg}circle") for g in
+               root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "hunter"}
+    assert (circles["B"].get("cx"), circles["B"].get("cy")) != (circles["C"].get("cx"), circles["C"].get("cy"))
+    trap_r = float(root.find(".//{http://www.w3.org/2000/svg}g[@class='trap']/{http://www.w3.org/2000/svg}circle").get("r"))
+    assert trap_r > float(circles["D"].get("r"))
+    assert 'class="last-from" data-cell="-1,0"' in svg and 'class="last-to" data-cell="1,0"' in svg
