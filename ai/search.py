@@ -50,9 +50,9 @@ class Level:
 
 #: The strengths a seat may be given in the configuration (``ai = "normal"``).
 LEVELS = {
-    "easy": Level(iterations=60, time_ms=300),
-    "normal": Level(iterations=600, time_ms=1000),
-    "hard": Level(iterations=3000, time_ms=3000),
+    "easy": Level(iterations=40, time_ms=300),
+    "normal": Level(iterations=300, time_ms=1000),   # the level `maamut bench ai` measures
+    "hard": Level(iterations=2000, time_ms=3000),
 }
 
 

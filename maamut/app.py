@@ -22,6 +22,7 @@ from firmware_bridge.backends import DEFAULT_LED_COUNT, FirmwareBackend, Simulat
 from firmware_bridge.scenes import SceneMaker
 from session import Change, CommandError, Journal, TableSession
 
+from .ai_seats import ai_config
 from .config import Config
 
 log = logging.getLogger("maamut")
@@ -202,6 +203,9 @@ class Companion:
         #: The camera loop, when one follows the game (the *done* button then asks it).
         self.camera = None
         config = {"HUB": self.hub, "SESSION": self.table}
+        # AI seats of the configuration (their moves on the page and the LEDs) and hints
+        self.ai_seats, ai_web = ai_config(cfg, self.table, self.director, self.scenes)
+        config.update(ai_web)
         pin = str(cfg.web.get("pin") or "")
         if pin:
             config["REFEREE_PIN"] = pin

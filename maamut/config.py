@@ -39,6 +39,8 @@ players = [
   { id = "B", name = "Blue", colour = "#1d4ed8" },
   { id = "C", name = "Yellow", colour = "#f4c20d" },
 ]
+# An AI hunter fills a seat with ai = "easy" | "normal" | "hard" (see docs/ai.md):
+#   { id = "D", name = "Bot", ai = "normal" }
 # Rule variants (see docs/rulings.md), e.g. { flee_target = "empty" }
 variants = {}
 # The crash-safe journal of the game in progress; resumed at every start.
@@ -81,6 +83,9 @@ class ConfigError(ValueError):
 
 LED_BACKENDS = ("auto", "firmware", "adalight", "simulated")
 PLAYER_KEYS = ("id", "name", "colour")
+#: Strengths of an AI seat (``ai = "normal"``), as in ``ai.LEVELS``: easy, normal (about
+#: 0.1-0.3 s a move here, the level ``maamut bench ai`` measures), hard (up to 3 s).
+AI_LEVELS = ("easy", "normal", "hard")
 PLAYERS_MESSAGE = ('[game] players: give 2 to 4 players as a list of tables, '
                    'like [{ id = "A" }, { id = "B" }]')
 _HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
@@ -107,6 +112,10 @@ class Config:
     def path(self, value: str) -> str:
         """A path from the file, relative to the file's own folder."""
         return value if os.path.isabs(value) else os.path.join(self.base_dir, value)
+
+    def ai_seats(self) -> dict:
+        """``{player id: level}`` of the seats an AI plays."""
+        return {p["id"]: p["ai"] for p in self.players() if p.get("ai")}
 
     def players(self) -> list[dict]:
         players = self.game.get("players")
@@ -136,7 +145,7 @@ def check_players(players) -> None:
         if not isinstance(player, dict):
             raise ConfigError(f"{where}: each player is a table like {{ id = \"A\", name = \"Ann\" }}, "
                               f"not {player!r}")
-        unknown = sorted(set(player) - set(PLAYER_KEYS))
+        unknown = sorted(set(player) - set(PLAYER_KEYS) - {"ai"})
         if unknown:
             raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(PLAYER_KEYS)})")
         if "id" not in player:
@@ -155,6 +164,9 @@ def check_players(players) -> None:
         colour = player.get("colour")
         if colour is not None and not (isinstance(colour, str) and _HEX_COLOUR.fullmatch(colour)):
             raise ConfigError(f"{where} colour: {colour!r} is not a colour like \"#d62828\"")
+        level = player.get("ai")
+        if level is not None and level not in AI_LEVELS:
+            raise ConfigError(f"{where} ai: {level!r} is not one of {', '.join(AI_LEVELS)} (leave it out for a person)")
 
 
 def check_camera_source(source) -> None:

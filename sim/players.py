@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 import engine
+from ai import Level, SearchPlayer, observe
 from engine.game import Game
 from engine.hexgrid import CENTRE, cell_name, parse_cell
 from session import CommandError, Snapshot as TableSnapshot, TableSession
@@ -30,6 +31,11 @@ from session import CommandError, Snapshot as TableSnapshot, TableSession
 from .bots import Bot
 from .camera import SimulatedBoard
 from .tracker_bench import Snapshot, table_transition
+
+#: Seats (by seating index) the demo gives to the search player, so that visitors see
+#: purposeful play next to the simple bots; and its strength there (a fraction of a second).
+DEMO_AI_SEATS = (1,)
+DEMO_AI_LEVEL = Level(iterations=120, time_ms=500)
 
 
 @dataclass
@@ -60,12 +66,15 @@ class SimulatedPlayers:
 
     def __init__(self, table: TableSession, board: SimulatedBoard | None, press, rng: random.Random,
                  turn_s: float = 2.0, attract_s: float = 8.0, patience_s: float = 20.0,
-                 max_turns: int = 120, clock=time.monotonic):
+                 max_turns: int = 120, clock=time.monotonic, ai_seats=DEMO_AI_SEATS,
+                 ai_level: Level = DEMO_AI_LEVEL):
         self.table = table
         self.board = board
         self.press = press  # press(button): "done", "undo", "new_game"
         self.rng = rng
         self.bot = Bot(random.Random(rng.randrange(2**31)))
+        self.ai_seats = tuple(ai_seats or ())
+        self.ai = SearchPlayer(ai_level, random.Random(rng.randrange(2**31))) if self.ai_seats else None
         self.turn_s = turn_s
         self.attract_s = attract_s
         self.patience_s = patience_s
@@ -231,7 +240,9 @@ class SimulatedPlayers:
         game = self.table.game
         if game is None or game.phase != "play":
             return "no turn"
-        action, choices = self.bot.choose_turn(game)
+        action, choices = self._choose_turn(game)
+        if self.table.snapshot().version != snap.version:
+            return "the game changed while thinking"
         outcome = engine.apply_action(snap.position.with_(hands=None), action, choices, snap.variants)
         description = f"{engine.notation.turn_to_text(action, choices)}"
         if self.board is None:
@@ -256,6 +267,44 @@ class SimulatedPlayers:
         self._acted(snap, after, description)
         self.stats.turns += 1
         return f"played {description}"
+
+    def _is_ai(self, game: Game, player: str) -> bool:
+        return self.ai is not None and game.players.index(player) in self.ai_seats
+
+    def _observe(self, game: Game, player: str):
+        # the simulated players hold no cards the table knows: any value may be played
+        return observe(game, player, hand=None if game.position.hands is not None else (1, 2, 3))
+
+    def _choose_turn(self, game: Game):
+        """The bot's or the search player's turn, every flee choice made by the hunter's
+        owner: the search player for its own hunter, the mover's wish, else at random."""
+        mover = game.position.to_move
+        if self._is_ai(game, mover):
+            decision = self.ai.decide(self._observe(game, mover))
+            action, wanted = decision.action, {}
+            if isinstance(action, engine.Pass) and self.board is not None:
+                # the demo's *done* button does not reach the camera loop (Companion.handle_button
+                # ignores "done"), so at a filmed table the AI prefers its best non-pass action
+                moves = [row["action"] for row in decision.analysis if not isinstance(row["action"], engine.Pass)]
+                action = moves[0] if moves else action
+            if isinstance(action, engine.Pass) and game.position.hands is None:
+                action = engine.Pass(mover)  # at a cardboard table the pass names no card
+        else:
+            action, preferred = self.bot.choose_turn(game)
+            wanted = dict(preferred)
+        pos = game.position.with_(hands=None)
+        choices: tuple = ()
+        while (outcome := engine.apply_action(pos, action, choices, game.variants)).needs is not None:
+            needs = outcome.needs
+            if self._is_ai(game, needs.hunter):
+                view = self._observe(game, needs.hunter)
+                cell, _ = self.ai.choose_flee(view, action, choices, needs)
+            elif wanted.get(needs.hunter) in needs.options:
+                cell = wanted[needs.hunter]
+            else:
+                cell = self.rng.choice(needs.options)
+            choices += ((needs.hunter, cell),)
+        return action, choices
 
     def _choose_flee(self, snap: TableSnapshot) -> str:
         # Someone entered a move on the page that waits for a flee choice: its owner

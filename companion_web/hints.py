@@ -1,0 +1,140 @@
+"""Hints, the referee's analysis and the AI seats, when the app gives the page an AI.
+
+The web part imports no AI: the app puts callables in the Flask config and these
+routes answer only when they are there (404 ``no_ai`` otherwise).
+
+- ``HINTS``: ``fn(position, player, hand=None) -> [{"action", "notation", "win_chance",
+  "visits"}, ...]``, best first.
+- ``AI_SEATS``: an object with ``public() -> {player: {...}}`` and
+  ``set_hand(player, cards)``.
+
+Routes:
+
+- ``GET /api/hint?player=A``: the live game's suggestions for ``A`` when ``A`` is to
+  move (``hints: []`` otherwise). Anyone may ask (the page's "suggest a move" toggle);
+  the answer uses only the public position (the cards in hand are not known to the
+  companion: every card value is considered). One computation at a time, cached per
+  game version and player.
+- ``POST /api/analyse`` ``{"position": P, "player": "A", "hand": [1, 2]}``: every legal
+  action of ``player`` in any position with its estimated win chance (the sandbox's
+  analysis; referee only, it costs about a second of CPU).
+- ``GET /api/ai``: the AI seats, their level, the move each is to play (for the page and
+  the person who moves its pawn), and what they wait for; never which cards they hold.
+- ``POST /api/ai/hand`` ``{"player": "C", "cards": [1, 3, 3]}``: the AI's cardboard
+  hand, tapped on the page (referee only).
+
+>>> from companion_web import create_app
+>>> app = create_app({"REFEREE_PIN": "424242"})
+>>> app.test_client().get("/api/hint?player=A").status_code
+404
+"""
+
+from __future__ import annotations
+
+import threading
+
+from flask import Blueprint, current_app, jsonify, request
+
+import engine
+
+from .jsonio import BadBody, bad_body_response, error_response, read_json_object
+from .security import referee_required
+
+bp = Blueprint("hints", __name__)
+
+_lock = threading.Lock()
+_cache: dict = {}
+MAX_CACHE = 32
+
+
+@bp.errorhandler(BadBody)
+def _bad_body(exc: BadBody):
+    return bad_body_response(exc)
+
+
+@bp.errorhandler(engine.BadRequest)
+def _engine_bad_request(exc: engine.BadRequest):
+    return error_response(400, "bad_request", exc.message, exc.field, exc.rule)
+
+
+def _no_ai():
+    return error_response(404, "no_ai", "this companion has no AI configured")
+
+
+def _hand(value, field: str = "hand"):
+    if value is None:
+        return None
+    if (not isinstance(value, list) or not 1 <= len(value) <= 3
+            or any(isinstance(c, bool) or c not in (1, 2, 3) for c in value)):
+        raise engine.BadRequest(field, "give 1 to 3 card values, each 1, 2 or 3")
+    return tuple(value)
+
+
+@bp.get("/api/hint")
+def hint():
+    fn = current_app.config.get("HINTS")
+    if fn is None:
+        return _no_ai()
+    player = request.args.get("player", "")
+    table = current_app.extensions["maamut_game"].session
+    snap = table.snapshot()
+    if snap.phase != "play" or snap.position is None or snap.needs is not None or snap.to_move != player:
+        return jsonify({"ok": True, "player": player, "version": snap.version, "to_move": snap.to_move,
+                        "hints": []})
+    key = (id(table), snap.version, player)
+    with _lock:
+        rows = _cache.get(key)
+        if rows is None:
+            rows = fn(snap.position.with_(hands=None), player, None)
+            if len(_cache) >= MAX_CACHE:
+                _cache.clear()
+            _cache[key] = rows
+    return jsonify({"ok": True, "player": player, "version": snap.version, "to_move": player, "hints": rows})
+
+
+@bp.post("/api/analyse")
+@referee_required
+def analyse():
+    fn = current_app.config.get("HINTS")
+    if fn is None:
+        return _no_ai()
+    obj = read_json_object()
+    if "position" not in obj:
+        raise engine.BadRequest("position", "is missing")
+    try:
+        pos = engine.position_from_json(obj["position"])
+    except TypeError as exc:
+        raise engine.BadRequest("position", f"a value has the wrong type ({exc})") from None
+    player = obj.get("player") or pos.to_move
+    if player not in pos.hunters:
+        raise engine.BadRequest("player", f"{player!r} has no hunter on the board")
+    hand = _hand(obj.get("hand"))
+    probe = pos.with_(to_move=player, hands=None)
+    with _lock:
+        rows = fn(probe, player, hand)
+    return jsonify({"ok": True, "player": player, "notation": engine.notation.position_to_text(probe),
+                    "analysis": rows})
+
+
+@bp.get("/api/ai")
+def ai_seats():
+    seats = current_app.config.get("AI_SEATS")
+    return jsonify({"ok": True, "seats": seats.public() if seats is not None else {}})
+
+
+@bp.post("/api/ai/hand")
+@referee_required
+def ai_hand():
+    seats = current_app.config.get("AI_SEATS")
+    if seats is None:
+        return _no_ai()
+    obj = read_json_object()
+    player = obj.get("player")
+    cards = _hand(obj.get("cards"), "cards")
+    if cards is None:
+        raise engine.BadRequest("cards", "is missing")
+    try:
+        seats.set_hand(player, cards)
+    except ValueError as exc:
+        raise engine.BadRequest("player", str(exc)) from None
+    return jsonify({"ok": True, "seats": seats.public()})

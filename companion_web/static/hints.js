@@ -1,0 +1,114 @@
+/* AI on the page (only when the companion has one: /api/hint answers 404 otherwise).
+   Live page: a "suggest a move" toggle per player, and the AI seats' moves with their
+   card entry (referee). Sandbox: "Analyse" lists every legal action with its win chance.
+   Server data is only written with textContent. */
+"use strict";
+(() => {
+  const {el, call} = Maamut;
+  const page = document.body.dataset.page;
+  const pct = (x) => (x === null || x === undefined ? "?" : Math.round(100 * x) + " %");
+  const get = async (url) => { const r = await fetch(url, {credentials: "same-origin"});
+    let data = null; try { data = await r.json(); } catch (e) { data = null; } return {status: r.status, data}; };
+
+  function rows(list, limit) {
+    const ol = el("ol", null, "hints");
+    for (const row of list.slice(0, limit)) ol.append(el("li", row.notation + " — " + pct(row.win_chance)));
+    return ol;
+  }
+
+  async function live() {
+    const side = document.querySelector(".side");
+    const probe = await get("/api/hint?player=");
+    if (!side || probe.status === 404) return;
+    const box = el("section", null, "hints-box");
+    box.id = "hints-box";
+    box.append(el("h2", "Suggest a move"));
+    const toggles = el("div"), list = el("div"), seatsBox = el("div");
+    box.append(toggles, list, el("h2", "AI hunters"), seatsBox);
+    side.prepend(box);
+    const wanted = new Set(JSON.parse(localStorage.getItem("maamut-hints") || "[]"));
+    let shownFor = null;
+
+    function drawToggles(players) {
+      const ids = players.map((p) => p.id).join(",");
+      if (toggles.dataset.ids === ids) return;
+      toggles.dataset.ids = ids;
+      toggles.replaceChildren(...players.map((p) => {
+        const label = el("label"), box = document.createElement("input");
+        box.type = "checkbox"; box.checked = wanted.has(p.id); box.dataset.player = p.id;
+        box.addEventListener("change", () => {
+          if (box.checked) wanted.add(p.id); else wanted.delete(p.id);
+          localStorage.setItem("maamut-hints", JSON.stringify([...wanted])); shownFor = null; tick();
+        });
+        label.append(box, " " + p.name);
+        return label;
+      }));
+    }
+
+    function drawSeats(seats) {
+      seatsBox.replaceChildren();
+      for (const [id, seat] of Object.entries(seats)) {
+        const p = el("p");
+        let text = id + " (" + seat.level + "): ";
+        if (seat.move) text += seat.move.kind === "flee" ? "flees to " + seat.move.cell
+          : "plays " + seat.move.notation + (seat.move.cells.length ? " → " + seat.move.cells.slice(-1)[0] : "")
+            + " (" + pct(seat.move.win_chance) + ")";
+        else text += {hand: "enter its cards", thinking: "thinking…", turn: "waiting"}[seat.waiting_for] || "";
+        p.append(el("span", text));
+        if (seat.waiting_for === "hand" || seat.cards < 3) {
+          const input = document.createElement("input");
+          input.size = 5; input.placeholder = "e.g. 123"; input.maxLength = 3;
+          const send = el("button", "cards");
+          send.type = "button";
+          send.addEventListener("click", async () => {
+            const cards = [...input.value].map(Number);
+            const r = await call("/api/ai/hand", {player: id, cards});
+            if (!r.data || !r.data.ok) p.append(el("span", " " + ((r.data && r.data.error && r.data.error.message) || r.status), "error"));
+            tick();
+          });
+          p.append(" ", input, send);
+        }
+        seatsBox.append(p);
+      }
+    }
+
+    async function tick() {
+      const [state, seats] = await Promise.all([get("/api/state"), get("/api/ai")]);
+      if (seats.data && seats.data.ok && !seatsBox.contains(document.activeElement)) drawSeats(seats.data.seats);
+      if (!state.data) return;
+      drawToggles(state.data.players || []);
+      const mover = (state.data.players || []).find((p) => p.to_move);
+      const key = mover ? mover.id + "@" + state.data.version : null;
+      if (!mover || !wanted.has(mover.id)) { list.replaceChildren(); shownFor = null; return; }
+      if (shownFor === key) return;
+      shownFor = key;
+      list.replaceChildren(el("p", "thinking…"));
+      const r = await get("/api/hint?player=" + encodeURIComponent(mover.id));
+      if (r.data && r.data.ok && r.data.hints.length) list.replaceChildren(el("p", mover.name + ":"), rows(r.data.hints, 3));
+      else list.replaceChildren();
+    }
+    tick();
+    setInterval(tick, 2000);
+  }
+
+  function sandbox() {
+    const side = document.querySelector(".side");
+    const text = document.getElementById("sb-text");
+    if (!side || !text) return;
+    const box = el("fieldset"), out = el("div"), button = el("button", "Analyse: win chance of each action");
+    button.type = "button";
+    box.append(el("legend", "AI analysis (referee)"), button, out);
+    side.append(box);
+    button.addEventListener("click", async () => {
+      const hunter = document.getElementById("sb-hunter");
+      out.replaceChildren(el("p", "thinking…"));
+      const r = await call("/api/analyse", {position: text.value.trim(), player: hunter ? hunter.value : undefined});
+      if (r.status === 404) { out.replaceChildren(el("p", "no AI on this companion")); return; }
+      if (!r.data || !r.data.ok) { out.replaceChildren(el("p", (r.data && r.data.error && r.data.error.message) || String(r.status), "error")); return; }
+      out.replaceChildren(rows(r.data.analysis, 40));
+    });
+  }
+
+  if (page === "live") live();
+  else if (page === "sandbox") sandbox();
+})();
