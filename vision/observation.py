@@ -21,3 +21,4 @@ class Observation:
     traps: dict[int, str]             # cell id -> colour label of its owner
     cell_confidence: tuple[float, ...]  # per cell, confidence of the token reading (0..1)
     occluded_cells: tuple[int, ...] = ()  # cells hidden/unreadable in this frame
+    glare_cells: tuple[int, ...] = ()     # cells whose tile shows clipped whites (a lamp's hotspot)

@@ -75,8 +75,19 @@ FIGURE_BASE = 0.38
 MAMMOTH_BASE = 0.5
 FIGURE_SHARE = 0.15
 MAMMOTH_SHARE = 0.2
+#: A tile-ring point this bright in every channel is clipped by the camera; a cell with
+#: this share of such points is under a lamp's hotspot (reported, see :func:`light_advice`).
+GLARE_LEVEL = 0.985
+GLARE_SHARE = 0.3
+#: Figures' traps: a trap-ring point this far from its tile votes for the nearest hue.
+TRAP_UNLIKE_TILE = 15.0
+HUE_WEIGHTS = np.array([0.15, 1.0, 1.0], np.float32)
+#: A hunter on his own colour's plate: the plate's lightness spread (Lab L, P90 - P10)
+#: is at least this, and this many times the other plates' of that colour.
+STACK_SPREAD = 12.0
+STACK_RATIO = 1.8
 #: A probe point is of a piece's colour when nearer it than the tile and within this.
-FIGURE_MATCH = 22.0
+FIGURE_MATCH = 30.0
 
 
 _PROBE = ZONE_OFFSETS["probe"]
@@ -175,6 +186,8 @@ class BoardReader:
 
     def _interpret(self, frame, homography, first, inside, fresh: bool, timestamp: float) -> Observation:
         tile_med = np.median(first["tile"], axis=1)
+        self._glare = tuple(int(c) for c in np.flatnonzero(
+            (first["tile"].min(axis=2) >= GLARE_LEVEL).mean(axis=1) >= GLARE_SHARE))
         tile_lab = to_lab(tile_med)
         classes, tile_conf, _ = self._read_tiles(tile_lab)
         refs = self._tile_refs[classes]                       # (37, 3) setup colour of each tile
@@ -241,7 +254,7 @@ class BoardReader:
         trap_unknown = (trap_pts.min(axis=2) > UNKNOWN_DISTANCE).mean(axis=1) > 0.5
         unknown = (d_core.min(1) > UNKNOWN_DISTANCE) | trap_unknown
         if figures:
-            unknown, fig = self._read_figures(probe, cands, trap_votes, occluded)
+            unknown, fig = self._read_figures(probe, cands, trap_votes, occluded, to_lab(second["trap"]))
         # The cross's printed mark is not a calibrated colour: only its tile ring counts.
         unknown[CENTRE] = False
         occluded |= unknown
@@ -298,7 +311,7 @@ class BoardReader:
                 traps[int(c)] = label
         return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf)
 
-    def _read_figures(self, probe, cands, trap_votes, occluded):
+    def _read_figures(self, probe, cands, trap_votes, occluded, trap_lab):
         """Pieces of any shape: ``(unknown, {mammoth, hunters, traps, confidence})``.
 
         ``probe`` (37, P, 3) Lab; ``cands`` (37, K, 3) Lab of tile, mammoth, hunters under
@@ -321,6 +334,13 @@ class BoardReader:
         score = np.where(readable, share_wide[:, 1], 0.0)
         if score.max() >= MAMMOTH_SHARE:
             mammoth = int(np.argmax(score))
+        # Traps by hue: a trap-ring point unlike the tile votes for the piece colour of
+        # nearest hue. The colour was learnt from a hunter in relief, whose shading
+        # pulls its lightness (and a little its saturation) from the flat plate's.
+        unlike_tile = lab_distance(trap_lab, cands[:, None, 0, :]) > TRAP_UNLIKE_TILE
+        hue = lab_distance(trap_lab[:, :, None, :], cands[:, None, 1:, :], HUE_WEIGHTS).argmin(axis=2) + 1
+        trap_votes = np.stack([np.zeros(NUM_CELLS)] + [(unlike_tile & (hue == k)).mean(axis=1)
+                                                       for k in range(1, n_k)], axis=1)
         trap_colour = 2 + trap_votes[:, 2:].argmax(axis=1) if n_k > 2 else np.zeros(NUM_CELLS, int)
         trap_share = trap_votes[:, 2:].max(axis=1) if n_k > 2 else np.zeros(NUM_CELLS)
         has_trap = trap_share >= TRAP_SHARE
@@ -343,10 +363,31 @@ class BoardReader:
             cells = cells[np.argsort(-trap_votes[cells, idx])][:MAX_TRAPS_PER_COLOUR]
             for c in cells:
                 traps[int(c)] = label
+            if label not in hunters and cells.size:
+                # Not seen anywhere else: he may stand on a plate of his own colour. A
+                # piece in relief shades its sides and casts a shadow on the plate, so
+                # that plate's colour varies in lightness far more than a lone one's.
+                spread = np.array([self._lightness_spread(probe[c], cands[c], idx) for c in cells])
+                best = int(np.argmax(spread))
+                others = np.delete(spread, best)
+                if spread[best] >= STACK_SPREAD and (not others.size
+                                                     or spread[best] >= STACK_RATIO * np.median(others)):
+                    hunters[label] = int(cells[best])
         piece = share_base[:, 2:].max(axis=1) if n_k > 2 else np.zeros(NUM_CELLS)
         confidence = np.minimum(np.clip(np.abs(trap_share - TRAP_SHARE) * 4, 0, 1),
                                 np.clip(np.abs(piece - FIGURE_SHARE) * 6, 0, 1))
         return unknown, {"mammoth": mammoth, "hunters": hunters, "traps": traps, "confidence": confidence}
+
+    @staticmethod
+    def _lightness_spread(probe_cell, cands_cell, idx) -> float:
+        """P90 - P10 of the lightness of a cell's points of hue ``idx`` (0 if few)."""
+        near = probe_cell[_PROBE_RADIUS <= 0.6]
+        hue = lab_distance(near[:, None, :], cands_cell[None, 1:, :], HUE_WEIGHTS).argmin(axis=1) + 1
+        lightness = near[hue == idx, 0]
+        if lightness.size < 12:
+            return 0.0
+        lo, hi = np.percentile(lightness, [10, 90])
+        return float(hi - lo)
 
     def _observation(self, timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf):
         names = tuple("cross" if c == CENTRE else TILE_CLASSES[classes[c]] for c in range(NUM_CELLS))
@@ -364,6 +405,7 @@ class BoardReader:
             traps=traps,
             cell_confidence=tuple(round(float(v), 4) for v in cell_conf),
             occluded_cells=occluded_cells,
+            glare_cells=self._glare,
         )
 
 
@@ -380,7 +422,34 @@ def observation_to_json(obs: Observation) -> dict:
         "tile_confidence": None if obs.tile_confidence is None else
         {cell_name(i): v for i, v in enumerate(obs.tile_confidence)},
         "occluded_cells": [cell_name(c) for c in obs.occluded_cells],
+        # Only when there is something to say: the contract's keys stay as they were.
+        **({"glare_cells": [cell_name(c) for c in obs.glare_cells], "light_advice": light_advice(obs.glare_cells)}
+           if obs.glare_cells else {}),
     }
+
+
+_COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
+
+
+def light_advice(glare_cells) -> str | None:
+    """What to tell the players when a lamp's hotspot clips the tiles, or None.
+
+    >>> from engine.hexgrid import parse_cell
+    >>> light_advice([parse_cell("0,3"), parse_cell("1,2")])
+    'too bright over the south-east: lower or move the lamp'
+    >>> light_advice([]) is None
+    True
+    """
+    cells = list(glare_cells)
+    if not cells:
+        return None
+    x, y = CELL_CENTRES[cells].mean(axis=0)
+    if np.hypot(x, y) < 1.5:
+        where = "the middle of the board"
+    else:
+        # Board y points south: the compass angle is measured with north up.
+        where = "the " + _COMPASS[int(round(np.degrees(np.arctan2(-y, x)) / 45.0)) % 8]
+    return f"too bright over {where}: lower or move the lamp"
 
 
 def read_image_file(path, calibration: Calibration) -> Observation:
