@@ -18,7 +18,7 @@ Routes:
 - ``POST /api/analyse`` ``{"position": P, "player": "A", "hand": [1, 2]}``: every legal
   action of ``player`` in any position with its estimated win chance (the sandbox's
   analysis; referee only, it costs about a second of CPU).
-- ``GET /api/ai``: the AI seats, their level, the move each is to play (for the page and
+- ``GET /api/ai``: whether hints are offered (``hints``), the AI seats, their level, the move each is to play (for the page and
   the person who moves its pawn), and what they wait for; never which cards they hold.
 - ``POST /api/ai/hand`` ``{"player": "C", "cards": [1, 3, 3]}``: the AI's cardboard
   hand, tapped on the page (referee only).
@@ -119,7 +119,8 @@ def analyse():
 @bp.get("/api/ai")
 def ai_seats():
     seats = current_app.config.get("AI_SEATS")
-    return jsonify({"ok": True, "seats": seats.public() if seats is not None else {}})
+    return jsonify({"ok": True, "hints": current_app.config.get("HINTS") is not None,
+                    "seats": seats.public() if seats is not None else {}})
 
 
 @bp.post("/api/ai/hand")

@@ -136,7 +136,7 @@ def test_the_ai_seats_on_the_page_and_their_cards_entered_by_the_referee():
 def test_without_an_ai_the_routes_say_so():
     client = create_app({"REFEREE_PIN": "424242"}).test_client()
     assert client.get("/api/hint?player=A").status_code == 404
-    assert client.get("/api/ai").get_json() == {"ok": True, "seats": {}}
+    assert client.get("/api/ai").get_json() == {"ok": True, "hints": False, "seats": {}}
 
 
 def test_the_configuration_marks_seats_as_ai():
