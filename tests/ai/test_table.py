@@ -154,3 +154,45 @@ def test_config_levels_are_the_ai_levels():
     from ai import LEVELS
     from maamut.config import AI_LEVELS
     assert set(AI_LEVELS) == set(LEVELS)
+
+
+def test_the_companion_wires_ai_seats_to_the_page_and_their_moves_to_the_leds(tmp_path):
+    from firmware_bridge.scenes import SceneMaker
+    from maamut.app import Companion
+
+    cfg = Config(base_dir=str(tmp_path))
+    cfg.game["players"] = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bot", "ai": "easy"}]
+    cfg.buttons["pin_factory"] = "none"
+    cfg.leds["backend"] = "simulated"
+    companion = Companion(cfg)
+    try:
+        assert companion.app.config["AI_SEATS"] is companion.ai_seats
+        assert companion.app.test_client().get("/api/ai").get_json()["seats"]["B"]["level"] == "easy"
+    finally:
+        companion.close()
+
+    class Director:
+        scenes = []
+
+        def play(self, scenes):
+            self.scenes.extend(scenes)
+
+    table = TableSession(players=[{"id": "A"}, {"id": "B"}])
+    director = Director()
+    seats, _ = ai_config(cfg, table, director, SceneMaker())
+    seats.background = False
+    table.new_game(seed=5)
+    cells = table.game.start_cells()
+    table.place_hunter("A", engine.hexgrid.cell_name(cells[0]))
+    table.place_hunter("B", engine.hexgrid.cell_name(cells[-1]))
+    table.play(engine.Pass("A"))
+    for _ in range(10):
+        seats.set_hand("B", [1, 2, 3])
+        move = seats.public()["B"]["move"]
+        if move["cells"]:
+            break
+        table.play(engine.action_from_json(move["action"]))  # a pass or a trap: try the next turn
+        table.play(engine.Pass("A"))
+    assert move["cells"], "the AI never moved in ten turns"
+    assert director.scenes and director.scenes[-1].name == "placement"
+    assert director.scenes[-1].detail["cells"] == move["cells"][-1:]
