@@ -167,3 +167,15 @@ def test_the_bench_reports_its_figures():
     assert figures["games"] == 2 and 0 <= figures["ai_win_rate"] <= 1
     low, high = wilson(30, 50)
     assert low < 0.6 < high
+
+
+def test_maamut_bench_ai_prints_its_figures_as_json(capsys):
+    import json
+
+    from maamut.cli import main
+
+    assert main(["bench", "ai", "--games", "2", "--extra-games", "0", "--iterations", "5", "--opponent", "random",
+                 "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert {"games", "ai_win_rate", "ci95", "baseline", "ms_per_move"} <= set(figures)
+    assert figures["games"] == 2 and figures["level"]["iterations"] == 5
