@@ -49,6 +49,9 @@ class WebConfig:
     #: ``SSE_MAX_STREAMS`` keeps a reserve of threads for page loads and API calls;
     #: pages beyond it get 503 and their EventSource retries a few seconds later.
     SSE_MAX_STREAMS: int = 150
+    #: Open pages one client address may hold (a phone has one or two; a laptop
+    #: opening hundreds must not take every slot from the phones around it).
+    SSE_MAX_STREAMS_PER_ADDRESS: int = 24
     WAITRESS_THREADS: int = 168
     #: A comment line every few seconds keeps idle streams open through waitress's
     #: ``channel_timeout`` and lets a vanished phone free its thread.

@@ -65,6 +65,7 @@ class GameHub:
         self._frame: tuple[int, bytes | None, str] = (0, None, "image/jpeg")
         self._closed = False
         self._streams = 0
+        self._per_address: dict[str, int] = {}
 
     # -- the app side -------------------------------------------------------------
     def publish(self, state: dict) -> int:
@@ -193,16 +194,33 @@ class GameHub:
         """One server-sent event (the payload is one JSON line, so one ``data:``)."""
         return b"id: %d\nevent: state\ndata: %s\n\n" % (version, payload)
 
-    def try_open_stream(self, limit: int) -> bool:
+    def try_open_stream(self, limit: int, address: str | None = None, per_address: int | None = None) -> bool:
+        """Take a stream slot: at most ``limit`` in all and ``per_address`` for one client
+        address, so one laptop cannot take every slot from the phones around it.
+
+        >>> hub = GameHub(render=lambda state: {})
+        >>> [hub.try_open_stream(10, "10.0.0.5", 2) for _ in range(3)], hub.try_open_stream(10, "10.0.0.6", 2)
+        ([True, True, False], True)
+        >>> hub.close_stream("10.0.0.5"); hub.try_open_stream(10, "10.0.0.5", 2)
+        True
+        """
         with self._cond:
             if self._streams >= limit:
                 return False
+            if address is not None and per_address is not None:
+                if self._per_address.get(address, 0) >= per_address:
+                    return False
+                self._per_address[address] = self._per_address.get(address, 0) + 1
             self._streams += 1
             return True
 
-    def close_stream(self) -> None:
+    def close_stream(self, address: str | None = None) -> None:
         with self._cond:
             self._streams -= 1
+            if address is not None and address in self._per_address:
+                self._per_address[address] -= 1
+                if self._per_address[address] <= 0:
+                    del self._per_address[address]
 
     @property
     def open_streams(self) -> int:

@@ -22,8 +22,8 @@ class _Stream:
     """The event stream's body; ``close`` (called by the server when the page goes away,
     even before the first chunk) gives the stream's slot back exactly once."""
 
-    def __init__(self, hub, chunks):
-        self._hub, self._chunks, self._open = hub, chunks, True
+    def __init__(self, hub, chunks, address=None):
+        self._hub, self._chunks, self._open, self._address = hub, chunks, True, address
 
     def __iter__(self):
         return self._chunks
@@ -32,7 +32,7 @@ class _Stream:
         if self._open:
             self._open = False
             self._chunks.close()
-            self._hub.close_stream()
+            self._hub.close_stream(self._address)
 
 
 def _last_seen() -> int:
@@ -47,12 +47,13 @@ def _last_seen() -> int:
 def stream():
     hub = current_app.extensions["maamut_hub"]
     config = current_app.config
-    if not hub.try_open_stream(config["SSE_MAX_STREAMS"]):
+    address = request.remote_addr or "?"
+    if not hub.try_open_stream(config["SSE_MAX_STREAMS"], address, config["SSE_MAX_STREAMS_PER_ADDRESS"]):
         response = error_response(503, "busy", "too many open pages; retrying shortly")
         response.headers["Retry-After"] = "5"
         return response
     chunks = hub.stream(_last_seen(), config["SSE_HEARTBEAT_S"], config["SSE_RETRY_MS"])
-    return Response(_Stream(hub, chunks), mimetype="text/event-stream",
+    return Response(_Stream(hub, chunks, address), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 

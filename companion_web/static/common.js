@@ -29,7 +29,7 @@ const Maamut = (() => {
       r_trap: "(the mammoth is trapped)", r_no_hunters: "No hunter is left.",
       r_mammoth_safe: "No trap can ever catch it.", r_stall: "The hunt went round in circles.",
       last_game: "Last game:", stopped: "stopped after {n} turns, the mammoth survives.", why: "why · rule",
-      move_of: "move {k} of {n}", last_turn: "Last turn", led_mirror: "LEDs under the board",
+      move_of: "turn {k} of {n}", setup_step: "placing the hunters", last_turn: "Last turn", led_mirror: "LEDs under the board",
       cam_overlay: "Camera confidence on the board", start_cells: "Highlighted: the cells where a hunter may start.",
       camera_setup: "What the camera sees", choice_pending: "choice pending", trapped_short: "trapped!"},
     fr: {nav_live: "En direct", nav_sandbox: "Bac à sable", nav_setup: "Préparation", nav_referee: "Arbitre",
@@ -60,7 +60,7 @@ const Maamut = (() => {
       r_trap: "(le mammouth est piégé)", r_no_hunters: "Il ne reste aucun chasseur.",
       r_mammoth_safe: "Aucun piège ne pourra jamais l'attraper.", r_stall: "La chasse tournait en rond.",
       last_game: "Partie précédente :", stopped: "arrêtée après {n} tours, le mammouth survit.", why: "pourquoi · règle",
-      move_of: "coup {k} sur {n}", last_turn: "Dernier tour", led_mirror: "LED sous le plateau",
+      move_of: "tour {k} sur {n}", setup_step: "pose des chasseurs", last_turn: "Dernier tour", led_mirror: "LED sous le plateau",
       cam_overlay: "Confiance de la caméra sur le plateau", start_cells: "En surbrillance : les cases de départ possibles.",
       camera_setup: "Ce que voit la caméra", choice_pending: "choix en attente", trapped_short: "piégé !"},
   };

@@ -79,7 +79,11 @@
   function renderSteps() {
     if (!$("step-where")) return;
     const total = log.length;
-    $("step-where").textContent = viewing === null ? t("live") : t("move_of").replace("{k}", viewing).replace("{n}", total);
+    // Count turns as the move list numbers them (placements are not turns).
+    const turns = (entries) => entries.filter((e) => !isPlacement(e)).length;
+    $("step-where").textContent = viewing === null ? t("live")
+      : (viewing > 0 && isPlacement(log[viewing - 1]) ? t("setup_step")
+        : t("move_of").replace("{k}", turns(log.slice(0, viewing))).replace("{n}", turns(log)));
     $("step-live").hidden = viewing === null;
     $("step-prev").disabled = total === 0 || viewing === 0;
     $("step-first").disabled = total === 0 || viewing === 0;

@@ -132,7 +132,7 @@ def test_a_won_game_shows_a_banner_and_the_move_list_steps_through_it(server, pa
     live_svg = page.locator("#board").get_attribute("data-svg")
     page.locator("#log .turn-btn[data-turn='5']").click()
     expect(page.locator("body")).to_have_attribute("data-viewing", "5")
-    expect(page.locator("#step-where")).to_have_text(f"move 5 of {entries}")
+    expect(page.locator("#step-where")).to_have_text(f"turn {5 - (entries - 15)} of 15")
     expect(page.locator("#log li.current .turn-btn")).to_have_attribute("data-turn", "5")
     assert page.locator("#board").get_attribute("data-svg") != live_svg
     page.keyboard.press("ArrowLeft")

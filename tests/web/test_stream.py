@@ -194,3 +194,18 @@ def test_the_page_address_published_by_the_app_is_shown_with_a_qr_code(client, a
     assert b"<svg" in response.data and b"<script" not in response.data
     app.extensions["maamut_hub"].update(url="javascript:alert(1)")
     assert client.get("/join.svg").status_code == 404
+
+
+def test_one_address_cannot_take_every_page_slot(app, live_server):
+    app.config["SSE_MAX_STREAMS_PER_ADDRESS"] = 2
+    hub = app.extensions["maamut_hub"]
+    opened = [Viewer(live_server) for _ in range(2)]
+    for viewer in opened:
+        viewer.next_event()
+    refused = Viewer(live_server)
+    assert refused.status == 503
+    refused.close()
+    assert hub.try_open_stream(150, "192.0.2.7", 2)  # another phone still gets in
+    hub.close_stream("192.0.2.7")
+    for viewer in opened:
+        viewer.close()
