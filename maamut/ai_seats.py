@@ -102,6 +102,8 @@ class AiSeats:
         return out
 
     def _needs_hand(self, player: str, snap) -> bool:
+        if snap.position is not None and snap.position.hands is not None:
+            return False  # a dealt game (the sandbox's): the engine holds the AI's own cards
         return len(self._hands.get(player, ())) < HAND_SIZE and player in getattr(snap.position, "hunters", {})
 
     # -- the table's changes --------------------------------------------------------------
@@ -162,7 +164,10 @@ class AiSeats:
     def _observation(self, snap, player: str) -> Observation:
         pos = snap.position.with_(hands=None)
         sizes = tuple((p, HAND_SIZE if p in pos.hunters else 0) for p in pos.players if p != player)
-        hand = tuple(self._hands.get(player) or (1, 2, 3))
+        if snap.position.hands is not None:
+            hand = tuple(snap.position.hands.get(player, ()))  # its own cards only
+        else:
+            hand = tuple(self._hands.get(player) or (1, 2, 3))
         return Observation(pos, player, hand, (), sizes)
 
     def _think(self, snap, player: str, kind: str, pending) -> None:

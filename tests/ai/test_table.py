@@ -196,3 +196,17 @@ def test_the_companion_wires_ai_seats_to_the_page_and_their_moves_to_the_leds(tm
     assert move["cells"], "the AI never moved in ten turns"
     assert director.scenes and director.scenes[-1].name == "placement"
     assert director.scenes[-1].detail["cells"] == move["cells"][-1:]
+
+
+def test_at_a_dealt_table_the_ai_seat_uses_its_own_cards_and_never_the_others():
+    table = TableSession(players=[{"id": "A"}, {"id": "B"}], deal=True)
+    seats = AiSeats(table, {"B": "easy"}, seed=2, background=False)
+    table.new_game(seed=9)
+    cells = table.game.start_cells()
+    table.place_hunter("A", engine.hexgrid.cell_name(cells[0]))
+    table.place_hunter("B", engine.hexgrid.cell_name(cells[-1]))
+    table.play(table.game.legal_actions()[-1])  # A passes
+    move = seats.public()["B"]["move"]
+    assert move is not None and engine.action_from_json(move["action"]) in table.game.legal_actions()
+    obs = seats._observation(table.snapshot(), "B")
+    assert obs.hand == table.game.position.hands["B"] and obs.position.hands is None
