@@ -37,8 +37,10 @@
     data.cells.forEach((cell) => {
       const use = svg.querySelector(`g.cell[data-cell="${CSS.escape(cell)}"] use`);
       if (!use) return;
-      const mark = svgEl("circle", {cx: use.getAttribute("x"), cy: use.getAttribute("y"), r: 22, fill: colour,
-        "fill-opacity": 0.55, stroke: "#fff", "stroke-width": 3, class: "start-cell", "data-cell": cell});
+      // A dashed ring (not a disc, which would read as a hunter already there).
+      const mark = svgEl("circle", {cx: use.getAttribute("x"), cy: use.getAttribute("y"), r: 27, fill: "#ffffff",
+        "fill-opacity": 0.3, stroke: colour, "stroke-width": 5, "stroke-dasharray": "7 5", class: "start-cell",
+        "data-cell": cell});
       svg.append(mark);
     });
   }
