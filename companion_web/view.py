@@ -153,6 +153,11 @@ def live_view(state: Mapping) -> dict:
     info = state.get("players") if isinstance(state.get("players"), Mapping) else None
     log = [entry for entry in state.get("log") or [] if isinstance(entry, Mapping)]
     last_events = log[-1].get("events", []) if log else []
+    # While a frightened hunter's owner chooses, the waiting turn's events (when the
+    # table publishes them as ``pending_events``) show the move and the mammoth's path.
+    pending = state.get("pending_events")
+    if state.get("needs") and isinstance(pending, list):
+        last_events = [e for e in pending if isinstance(e, Mapping)]
     svg = render_board(position, events=last_events, players_info=info, flee=state.get("needs"),
                        illegal=state.get("illegal") or [])
     names = {p["id"]: p["name"] for p in players_view(position, info)}

@@ -65,3 +65,15 @@ def test_the_hub_remembers_a_game_cut_short_until_the_next_one_starts(client, re
     _play(client, referee, 1)
     assert client.get("/api/state").json["previous"] is None
     assert hub.latest()[0] > 0
+
+
+def test_a_waiting_flight_is_drawn_from_the_pending_events_when_the_table_gives_them():
+    from engine.notation import position_from_text
+    from web_fixtures import FLEE
+
+    position = engine.position_to_json(position_from_text(FLEE))
+    outcome = engine.apply_action(position_from_text(FLEE), engine.Move("A", "E", 2), ())
+    needs = engine.needs_to_json(outcome.needs)
+    view = live_view({"position": position, "needs": needs, "pending_events": engine.events.to_json(outcome.events)})
+    assert 'class="flight"' in view["svg"] and view["svg"].count('class="flee-option"') == len(needs["options"])
+    assert 'class="flight"' not in live_view({"position": position, "needs": needs})["svg"]
