@@ -236,9 +236,10 @@ def render_board(position: Mapping, *, events: Iterable[Mapping] = (), players_i
     for cell, kind in last_cells.items():
         xy = _cell_xy(cell, size)
         if xy is not None:
-            out.append(f'<use class="last-{kind}" data-cell="{escape(cell)}" href="#hx" x="{_f(xy[0])}" '
-                       f'y="{_f(xy[1])}" fill="{LAST_MOVE_FILL}" fill-opacity="{".45" if kind == "to" else ".3"}" '
-                       f'stroke="{LAST_MOVE_STROKE}" stroke-width="4"/>')
+            out.append(f'<polygon class="last-{kind}" data-cell="{escape(cell)}" '
+                       f'points="{_points(hexagon(xy[0], xy[1], size - 4))}" fill="{LAST_MOVE_FILL}" '
+                       f'fill-opacity="{".5" if kind == "to" else ".3"}" stroke="{LAST_MOVE_STROKE}" '
+                       f'stroke-width="{"5" if kind == "to" else "3"}"/>')
     for event in events:
         if event.get("type") == "hunter_moved":
             points = _path_points(event, size)

@@ -113,8 +113,8 @@ def test_a_won_game_shows_a_banner_and_the_move_list_steps_through_it(server, pa
     expect(page.locator("#banner")).to_have_text("Ann trapped the mammoth!")
     assert page.locator("#banner").get_attribute("data-kind") == "hunters"
     # The last move is highlighted on the board (from and to).
-    assert page.locator("#board svg use.last-to").count() >= 1
-    assert page.locator("#board svg use.last-from").count() >= 1
+    assert page.locator("#board svg polygon.last-to").count() >= 1
+    assert page.locator("#board svg polygon.last-from").count() >= 1
     # Turns are numbered by the page itself, never clipped: the newest is on top.
     entries = len(game.entries())
     first = page.locator("#log li").first
