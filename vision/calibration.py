@@ -203,6 +203,26 @@ def learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
                        tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored, model)
 
 
+#: A cell with at least this many moved probe points shows a change (see :func:`moved_cells`).
+MOVED_POINTS = 8
+
+
+def moved_cells(before: np.ndarray, after: np.ndarray, locator: BoardLocator | None = None) -> tuple[int, ...]:
+    """Cells where something was put down or taken away between two frames of a still
+    board (pieces of any shape: what changed, not what the kit's rings show)."""
+    locator, sampler = locator or BoardLocator(), CellSampler()
+    probes = []
+    for frame in (before, after):
+        g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
+        if g is None:
+            return ()
+        probes.append(to_lab(sampler.sample(frame, g.homography, ("probe",))[0]["probe"]))
+    from .geometry import ZONE_OFFSETS
+    change = lab_distance(probes[1], probes[0])
+    change[:, np.hypot(*ZONE_OFFSETS["probe"].T) > 0.75] = 0.0
+    return tuple(int(c) for c in np.flatnonzero((change > CHANGED_DISTANCE).sum(axis=1) >= MOVED_POINTS))
+
+
 def _learn_figures(frames, mirrored, locator, sampler, geometry, refs_cell, gains, kit_hunters):
     """Mammoth and hunter colours of pieces of any shape (no outline, standing, leaning).
 

@@ -326,7 +326,9 @@ class BoardReader:
         wide = _PROBE_RADIUS <= MAMMOTH_BASE
         share_base = np.stack([((best == k) & match & base).sum(axis=1) for k in range(n_k)], axis=1) / base.sum()
         share_wide = np.stack([((best == k) & match & wide).sum(axis=1) for k in range(n_k)], axis=1) / wide.sum()
-        # Something of no known colour over much of the cell (a hand, a die).
+        # Something of no known colour over much of the cell (a hand, a die). (A piece
+        # of a colour not learnt yet, put down at setup, is found by what changed:
+        # :func:`vision.calibration.moved_cells`.)
         unknown = ((~match) & wide).sum(axis=1) / wide.sum() > 0.5
         unknown[CENTRE] = False
         readable = ~(occluded | unknown)

@@ -25,7 +25,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE
 
-from .calibration import Calibration, CalibrationError, learn
+from .calibration import Calibration, CalibrationError, learn, moved_cells
 from .observation import Observation
 from .reader import BoardReader
 
@@ -96,6 +96,13 @@ class SetupLearner:
             self._run_key, self._run = None, 0
             self._tried_keys.clear()
             return False
+        if key in self._tried_keys:
+            # The reader sees nothing new, but a piece of a shape the kit's rings miss
+            # (a thin meeple, a pawn) may have been put down: what changed since the
+            # last step tells.
+            moved = moved_cells(self.frames[-1], frame)
+            if moved and len(moved) <= MAX_NEW_TOKEN_CELLS + 1:
+                key = (key, moved)
         if key != self._run_key:
             self._run_key, self._run = key, 0
         self._run += 1
