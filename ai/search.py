@@ -72,7 +72,8 @@ def observe(game, me: str, hand=None) -> Observation:
 
     With a dealt game the hand comes from the game and the discard pile is the deck's
     (face up on the table); with a cardboard game (``deal=False``) pass ``hand``: the
-    discards are not counted and the others are assumed to hold three cards.
+    discards are counted from the turns played (:func:`public_discards`) and the
+    others are assumed to hold three cards.
     """
     pos = game.position
     if pos.hands is not None:
@@ -81,8 +82,60 @@ def observe(game, me: str, hand=None) -> Observation:
         discard = tuple(game.deck.discard_pile)
     else:
         sizes = tuple((p, HAND_SIZE if p in pos.hunters else 0) for p in pos.players if p != me)
-        discard = ()
+        discard = public_discards(game)
     return Observation(pos.with_(hands=None), me, tuple(hand or ()), discard, sizes)
+
+
+def public_discards(game) -> tuple:
+    """The face-up discard pile as everyone at the table saw it form: the cards played
+    since the last reshuffle, counted from the game's turns (a pass that names no card,
+    an eliminated hunter's hand: cards of unknown value, counted but not listed).
+
+    >>> from engine.game import Game
+    >>> game = Game.new("AB", seed=4)
+    >>> for p in "AB":
+    ...     game.place_hunter(p, game.start_cells()[0 if p == "A" else -1])
+    >>> for _ in range(30):
+    ...     _ = game.play(game.legal_actions()[0])
+    >>> sorted(public_discards(game)) == sorted(game.deck.discard_pile)
+    True
+    """
+    immediate = game.variants.reshuffle == "immediate"
+    pile = sum(COMPOSITION.values()) - HAND_SIZE * len(game.players)
+    known: list = []
+    unknown = 0
+    for entry, applied in zip(game.entries(), game.history):
+        if "action" not in entry:
+            continue
+        mover = entry["action"].get("hunter")
+        out = False
+        draws = 0  # a trap set or taken up spends no card and draws none
+        for event in applied.get("events", ()):
+            kind = event.get("type")
+            spent = []
+            if kind == "hunter_moved" and not event.get("continued"):
+                spent = [event.get("distance")]
+            elif kind == "passed" and (event.get("card") or not game.deal):
+                spent = [event.get("card")]  # a dealt game's pass without a card spends none
+            elif kind == "hunter_eliminated":
+                out = out or event.get("hunter") == mover
+                spent = list(event.get("discarded") or ()) if game.deal else [None] * HAND_SIZE
+            if kind in ("hunter_moved", "passed") and spent:
+                draws += 1
+            for card in spent:
+                if card:
+                    known.append(card)
+                else:
+                    unknown += 1
+            if spent and pile == 0 and immediate:
+                pile, known, unknown = len(known) + unknown, [], 0
+        for _ in range(0 if out else draws):
+            if pile == 0:
+                pile, known, unknown = len(known) + unknown, [], 0
+            pile = max(0, pile - 1)
+            if pile == 0 and immediate and (known or unknown):
+                pile, known, unknown = len(known) + unknown, [], 0
+    return tuple(known)
 
 
 def determinise(obs: Observation, rng: random.Random) -> FastState:

@@ -37,6 +37,7 @@ import time
 
 import engine
 from ai import LEVELS, Observation, SearchPlayer
+from ai.search import public_discards
 from engine.core import HAND_SIZE
 from engine.hexgrid import CELL_NAMES, RAYS, DIRECTION_INDEX
 
@@ -155,26 +156,32 @@ class AiSeats:
                 return
             self._thinking.add(player)
             pending = getattr(self.table, "_pending", None)  # the waiting turn (flee)
-        args = (snap, player, kind, dict(pending) if pending else None)
+            obs = self._observation(snap, player)
+        args = (snap, player, kind, dict(pending) if pending else None, obs)
         if self.background:
             threading.Thread(target=self._think, args=args, daemon=True, name=f"ai-{player}").start()
         else:
             self._think(*args)
 
     def _observation(self, snap, player: str) -> Observation:
+        """What the AI seat may know: the public position, the face-up discards (counted
+        from the turns played), its own cards."""
         pos = snap.position.with_(hands=None)
+        game = self.table.game
+        try:
+            discard = public_discards(game) if game is not None and not game.deal else ()
+        except Exception:  # the game changed under us: the move will be dropped anyway
+            discard = ()
         sizes = tuple((p, HAND_SIZE if p in pos.hunters else 0) for p in pos.players if p != player)
         if snap.position.hands is not None:
             hand = tuple(snap.position.hands.get(player, ()))  # its own cards only
         else:
             hand = tuple(self._hands.get(player) or (1, 2, 3))
-        return Observation(pos, player, hand, (), sizes)
+        return Observation(pos, player, hand, discard, sizes)
 
-    def _think(self, snap, player: str, kind: str, pending) -> None:
+    def _think(self, snap, player: str, kind: str, pending, obs: Observation) -> None:
         started = time.monotonic()
         try:
-            with self._lock:
-                obs = self._observation(snap, player)
             ai = self.players[player]
             if kind == "flee":
                 move = self._flee(ai, obs, snap, pending)

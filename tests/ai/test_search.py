@@ -179,3 +179,17 @@ def test_maamut_bench_ai_prints_its_figures_as_json(capsys):
     figures = json.loads(capsys.readouterr().out)
     assert {"games", "ai_win_rate", "ci95", "baseline", "ms_per_move"} <= set(figures)
     assert figures["games"] == 2 and figures["level"]["iterations"] == 5
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_discards_counted_from_the_turns_are_the_decks_discard_pile(seed):
+    from ai.search import public_discards
+    from engine.playout import choose_turn
+
+    rng = random.Random(seed)
+    game = Game.new("ABCD"[:2 + seed % 3], seed=seed)
+    for p in game.players:
+        game.place_hunter(p, rng.choice(game.start_cells()))
+    while not game.is_over and game.turns_played() < 200:
+        game.play(*choose_turn(game, rng, trap_bias=0.3))
+        assert sorted(public_discards(game)) == sorted(game.deck.discard_pile)
