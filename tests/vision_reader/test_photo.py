@@ -127,3 +127,13 @@ def test_live_setup_learns_pawns_and_meeples_as_they_are_put_down():
                 t += 0.1
         assert learner.done, folder.name
         assert sorted(learner.calibration.hunters) == sorted(truth["setup"][-1]["hunters"])
+
+
+def test_bench_vision_photo_prints_the_figures(capsys, tmp_path):
+    from maamut.cli import main
+
+    assert main(["bench", "vision", "--photo", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["photo_tables"] == len(TABLES) and result["photo_tile_cell_error"] == 0.0
+    assert main(["bench", "vision", "--photo", str(tmp_path), "--json"]) == 2
+    assert "no photo tables" in capsys.readouterr().err
