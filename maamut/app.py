@@ -258,17 +258,20 @@ class Companion:
         self.hub.publish_frame(jpeg.tobytes(), confidence)
 
     def handle_button(self, event: str) -> None:
-        """``done`` confirms a pass (a move is seen by the camera), ``undo`` takes back, ``new_game`` deals again."""
-        from companion_web import GameControlError
-
+        """``done`` confirms a pass (the camera checks the board first when it follows the
+        game), ``undo`` takes back, ``new_game`` deals again with the table's seats and the
+        tiles lying there."""
         try:
-            if event == "undo":
-                self.table.undo()
+            if event == "done":
+                if self.camera is not None:
+                    self.camera.press_pass()
+                else:
+                    self.table.pass_turn(source="buttons")
+            elif event == "undo":
+                self.table.undo(source="buttons")
             elif event == "new_game":
-                players = [{"id": p["id"], "name": p.get("name", p["id"]), "colour": p.get("colour")}
-                           for p in self.cfg.players()]
-                self.table.new_game(players, variants=self.cfg.game.get("variants") or None)
-        except GameControlError as exc:
+                self.table.new_game(source="buttons")
+        except CommandError as exc:
             say(f"button {event}: {exc.message}")
 
     def close(self) -> None:

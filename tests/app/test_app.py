@@ -91,6 +91,34 @@ def test_the_undo_button_takes_back_the_last_turn(tmp_path):
     companion.close()
 
 
+def test_the_done_button_passes_for_the_player_to_move(tmp_path):
+    companion = _companion(tmp_path)
+    companion.table.new_game(seed=2)
+    place_all(companion.table)
+    companion.handle_button("done")
+    assert companion.table.game.entries()[-1]["action"] == {"type": "pass", "hunter": "A"}
+    companion.close()
+
+
+def test_with_a_camera_the_done_button_passes_only_when_the_board_agrees(tmp_path):
+    from maamut.serve import CameraLoop
+    from tests.vision_tracker.test_tracker import board, layout
+
+    companion = _companion(tmp_path, camera={"calibration": str(tmp_path / "none.json")})
+    camera = CameraLoop(companion, "unused", threading.Event())  # fed by hand, not started
+    tracker = camera.tracker
+    tracker.observe(board(tiles=layout()))
+    tracker.observe(board({"c0": "-3,0"}))
+    tracker.observe(board({"c0": "-3,0", "c1": "3,0"}))
+    tracker.observe(board({"c0": "-3,0", "c1": "3,0"}, mammoth="1,0"))  # the mammoth was knocked
+    companion.handle_button("done")
+    assert companion.table.game.turns_played() == 0, "refused: the board shows a change"
+    tracker.observe(board({"c0": "-3,0", "c1": "3,0"}))  # put back
+    companion.handle_button("done")
+    assert companion.table.game.entries()[-1]["action"]["type"] == "pass"
+    companion.close()
+
+
 def test_gpio_buttons_drive_the_game_through_gpiozero_mock_pins(tmp_path):
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
