@@ -155,7 +155,7 @@ class AiSeats:
             if kind == "turn" and self._needs_hand(player, snap):
                 return
             self._thinking.add(player)
-            pending = getattr(self.table, "_pending", None)  # the waiting turn (flee)
+            pending = self.table.pending_turn()  # the turn waiting for a flee choice
             obs = self._observation(snap, player)
         args = (snap, player, kind, dict(pending) if pending else None, obs)
         if self.background:

@@ -231,6 +231,12 @@ class TableSession:
         return Snapshot(self._game_version, phase, tuple(game.players), tuple(game.tiles), game.position,
                         game.variants, game.next_to_place(), game.winner, pending, len(game.entries()))
 
+    def pending_turn(self) -> dict | None:
+        """The turn waiting for a flee choice: ``{"action", "choices", "needs"}`` (engine
+        values), or ``None``."""
+        with self._lock:
+            return dict(self._pending) if self._pending else None
+
     def players_info(self) -> dict:
         with self._lock:
             return {p: dict(i) for p, i in self._players_info.items()}
