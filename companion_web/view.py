@@ -17,9 +17,9 @@ from collections.abc import Mapping
 
 from engine import events as engine_events, explain
 
-from engine.hexgrid import CELL_NAMES, CELLS, parse_cell, pixel_of
+from engine.hexgrid import CELL_NAMES, CELLS, parse_cell
 
-from .board_svg import SIZE, player_colours, render_board
+from .board_svg import player_colours, render_board
 
 LANGS = ("en", "fr")
 _EXPLAINED: dict[str, dict] = {}
@@ -119,19 +119,18 @@ def default_led_layout() -> list[str | None]:
 _DEFAULT_LEDS = default_led_layout()
 
 
-def _led_board(colours: list[str], cells) -> dict:
-    """Each LED at its cell's place on the board (SVG units of ``board_svg``)."""
+def _led_cells(count: int, cells) -> list[str | None]:
+    """The cell under each of the ``count`` LEDs (``None``: a status LED), for the
+    referee's mirror drawn as the board; the page places each LED at its cell."""
     layout = cells if isinstance(cells, list) else _DEFAULT_LEDS
-    out, status = [], []
-    for i, colour in enumerate(colours):
+    out = []
+    for i in range(count):
         cell = layout[i] if i < len(layout) else None
-        try:
-            x, y = pixel_of(parse_cell(cell), SIZE)
-        except (ValueError, TypeError):
-            status.append(colour)
-            continue
-        out.append([cell, round(x), round(y), colour])
-    return {"cells": out, "status": status}
+        out.append(cell if isinstance(cell, str) and cell in _CELL_SET else None)
+    return out
+
+
+_CELL_SET = frozenset(CELL_NAMES)
 
 
 def result_of(log: list, winner) -> dict | None:
@@ -175,8 +174,8 @@ def live_view(state: Mapping) -> dict:
         "next_to_place": state.get("next_to_place"),
         "illegal": state.get("illegal") or [],
         "leds": leds,
-        # The same LEDs where they sit under the board, for the referee's mirror.
-        "led_board": _led_board(leds, state.get("led_cells")),
+        # Where each LED sits under the board, for the referee's mirror.
+        "led_cells": _led_cells(len(leds), state.get("led_cells")),
         "result": result_of(log, state.get("winner")),
         # The page's own address (published by the app), shown with a QR code to join.
         "url": state.get("url") if isinstance(state.get("url"), str) and len(state.get("url")) < 200 else None,

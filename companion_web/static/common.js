@@ -127,30 +127,35 @@ const Maamut = (() => {
     img.src = url;
   }
 
-  /* The LED mirror drawn as the board: each LED at its cell (positions from the server,
-     in the board's SVG units), the status LEDs in a row underneath. */
+  /* The LED mirror drawn as the board: each LED at its cell ("q,r", placed as the
+     board's SVG places cells: pointy-top hexagons of radius 40), status LEDs below. */
   const SVG_NS = "http://www.w3.org/2000/svg";
   function svgEl(tag, attrs) {
     const node = document.createElementNS(SVG_NS, tag);
     Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, String(v)));
     return node;
   }
-  function ledBoard(box, leds) {
+  function ledBoard(box, colours, cells) {
     const svg = svgEl("svg", {viewBox: "-249 -226 498 500", class: "led-board", role: "img"});
     svg.append(svgEl("rect", {x: -249, y: -226, width: 498, height: 500, rx: 12, fill: "#111"}));
     const title = svgEl("title", {}); title.textContent = "LEDs"; svg.append(title);
-    ((leds && leds.cells) || []).forEach(([cell, x, y, colour]) => {
-      const hex = [0, 1, 2, 3, 4, 5].map((i) => {
-        const a = Math.PI / 180 * (60 * i - 90);
+    const status = [];
+    (colours || []).forEach((colour, i) => {
+      const cell = (cells || [])[i];
+      if (!cell) { status.push(colour); return; }
+      const [q, r] = cell.split(",").map(Number);
+      const x = 40 * Math.sqrt(3) * (q + r / 2), y = 60 * r;
+      const hex = [0, 1, 2, 3, 4, 5].map((k) => {
+        const a = Math.PI / 180 * (60 * k - 90);
         return (x + 38 * Math.cos(a)).toFixed(1) + "," + (y + 38 * Math.sin(a)).toFixed(1);
       }).join(" ");
       svg.append(svgEl("polygon", {points: hex, fill: "#1d2420", stroke: "#333", "stroke-width": 2}));
-      const dot = svgEl("circle", {cx: x, cy: y, r: 15, fill: colour, stroke: "#000", "stroke-width": 2, class: "led", "data-cell": cell});
+      const dot = svgEl("circle", {cx: x.toFixed(1), cy: y, r: 15, fill: colour, stroke: "#000", "stroke-width": 2, class: "led", "data-cell": cell});
       const tip = svgEl("title", {}); tip.textContent = cell + " " + colour; dot.append(tip);
       svg.append(dot);
     });
-    ((leds && leds.status) || []).forEach((colour, i, all) => {
-      svg.append(svgEl("circle", {cx: (i - (all.length - 1) / 2) * 40, cy: 250, r: 12, fill: colour, stroke: "#555",
+    status.forEach((colour, i) => {
+      svg.append(svgEl("circle", {cx: (i - (status.length - 1) / 2) * 40, cy: 250, r: 12, fill: colour, stroke: "#555",
         "stroke-width": 2, class: "led status-led"}));
     });
     box.replaceChildren(svg);

@@ -120,9 +120,9 @@
     const attract = $("attract");
     if (!attract) return;
     const between = !view.position || view.phase === "no_game" || !!view.result;
-    const lit = (view.led_board && view.led_board.cells || []).some((c) => c[3] !== "#000000");
+    const lit = (view.leds || []).some((c) => c !== "#000000");
     attract.hidden = !(between && lit);
-    if (!attract.hidden) Maamut.ledBoard(attract, view.led_board);
+    if (!attract.hidden) Maamut.ledBoard(attract, view.leds, view.led_cells);
   }
 
   function render() {

@@ -45,7 +45,7 @@
     overlay();
     needs = view.needs;
     $("ref-status").textContent = needs ? needs.hunter + ": " + t("flee_pick") : "";
-    Maamut.ledBoard($("leds"), view.led_board);
+    Maamut.ledBoard($("leds"), view.leds, view.led_cells);
     const cam = view.camera || {};
     if (cam.frame) {
       const img = $("camera-frame");

@@ -52,8 +52,10 @@ def test_the_view_says_who_won_and_places_each_led_at_its_cell():
         {"type": "game_over", "winner": "A", "reason": "trap", "rule": "end.trap"}]}],
         "leds": [[255, 0, 0]] * 41})
     assert view["result"] == {"winner": "A", "reason": "trap", "trap_owner": "A", "cell": "1,1", "turns": 1}
-    assert len(view["led_board"]["cells"]) == 37 and len(view["led_board"]["status"]) == 4
-    assert view["led_board"]["cells"][0][0] == default_led_layout()[0] == "0,-3"
+    assert view["led_cells"] == default_led_layout() and view["led_cells"][0] == "0,-3"
+    assert view["led_cells"][37:] == [None] * 4  # the status LEDs
+    custom = live_view({"leds": [[1, 2, 3]] * 3, "led_cells": ["1,1", "x", None]})["led_cells"]
+    assert custom == ["1,1", None, None]
 
 
 def test_the_hub_remembers_a_game_cut_short_until_the_next_one_starts(client, referee):
