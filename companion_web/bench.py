@@ -34,7 +34,7 @@ import statistics
 import time
 import urllib.request
 
-PAGES = ("/", "/sandbox", "/setup", "/referee")
+PAGES = ("/", "/stand", "/sandbox", "/setup", "/referee")
 
 
 def _get(url: str) -> bytes:
@@ -54,8 +54,8 @@ def page_weights(base: str) -> dict:
             url = ref.decode()
             assets.setdefault(url, len(_get(base + url)))
             total += assets[url]
-        if page == "/":
-            total += state  # the live page receives the state over its stream at once
+        if page in ("/", "/stand"):
+            total += state  # the live pages receive the state over their stream at once
         weights[page] = total
     return {"pages": weights, "assets": assets, "state": state,
             "site": html_total + sum(assets.values()) + state}

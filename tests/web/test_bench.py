@@ -14,7 +14,7 @@ def test_bench_web_is_registered_on_the_command_line():
 def test_a_small_benchmark_reaches_every_viewer_and_keeps_pages_within_the_weight_budget():
     result = run_benchmark(viewers=3, updates=3, interval=0.02, idle=40, soak_pages=4, soak_seconds=2)
     assert result["missed"] == 0 and result["latency_ms"]["p95"] is not None
-    assert set(result["page_weight_bytes"]) == {"/", "/sandbox", "/setup", "/referee"}
+    assert set(result["page_weight_bytes"]) == {"/", "/stand", "/sandbox", "/setup", "/referee"}
     assert result["heaviest_page_kb"] <= 150  # a size budget, not a timing
     assert 0 < result["update_bytes"]["delta"] <= result["update_bytes"]["full"]
     assert result["idle_flood_p95_ms"] is not None and result["idle_flood"]["timeouts"] == 0
