@@ -1,4 +1,7 @@
-"""The HTML pages: live view, referee sandbox, setup wizard, referee login and controls.
+"""The HTML pages: live view (``/``: board, result banner, move list to step through),
+stand screen (``/stand``: a big board, the last turn in words, the QR code, the LEDs'
+attract animation between games), referee sandbox, setup wizard, referee login and
+controls (with the LED mirror drawn as the board and the camera's confidence over it).
 
 Pages are plain Jinja templates (autoescaped); the scripts they load fill them from the
 JSON API and the event stream, writing data only through ``textContent``.
