@@ -17,6 +17,10 @@ The state the app publishes is a dict; every key is optional:
 - ``players``: ``{id: {"name": display name, "colour": "#rrggbb"}}``;
 - ``log``: ``[{"notation": "A:E2", "action": {...}, "events": [...]}, ...]``, oldest first;
 - ``winner``, ``needs`` (as in the contract), ``illegal``: ``[{"cell": "q,r", "reason": ...}]``;
+- ``pending_events``: while ``needs`` waits, the waiting turn's events (its move and the
+  mammoth's path are drawn from them);
+- ``led_cells``: the cell under each LED (``None`` for a status LED), when the LED
+  chain is not the default serpentine;
 - ``leds``: ``[[r, g, b], ...]`` from the simulated LED backend;
 - ``camera``: ``{"frame": n, "confidence": {"q,r": 0.0-1.0}}``, set by
   :meth:`GameHub.publish_frame` together with the frame itself.

@@ -49,7 +49,22 @@ class WebTable:
             self.publish()
 
     def publish(self) -> int:
-        return self.hub.update(**self.session.state_json())
+        state = self.session.state_json()
+        # While a frightened hunter's owner chooses, the page draws the waiting turn
+        # (the move and the mammoth's path) from its events.
+        state["pending_events"] = self._pending_events()
+        return self.hub.update(**state)
+
+    def _pending_events(self) -> list | None:
+        pending = self.session.pending_turn()
+        game = self.session.game
+        if not pending or game is None:
+            return None
+        try:
+            outcome = engine.apply_action(game.position, pending["action"], pending["choices"], game.variants)
+        except engine.IllegalAction:
+            return None
+        return engine.events.to_json(outcome.events)
 
     # The referee endpoints' commands, from JSON.
     def new_game(self, players, seed=None, variants=None, tiles=None) -> None:

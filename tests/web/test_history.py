@@ -79,3 +79,31 @@ def test_a_waiting_flight_is_drawn_from_the_pending_events_when_the_table_gives_
     view = live_view({"position": position, "needs": needs, "pending_events": engine.events.to_json(outcome.events)})
     assert 'class="flight"' in view["svg"] and view["svg"].count('class="flee-option"') == len(needs["options"])
     assert 'class="flight"' not in live_view({"position": position, "needs": needs})["svg"]
+
+
+def test_the_live_page_draws_a_waiting_flight_and_the_options(client, referee):
+    import random
+
+    from engine.hexgrid import cell_name
+
+    table = client.application.extensions["maamut_game"].session
+    for seed in range(1, 40):
+        table.new_game([{"id": "A"}, {"id": "B"}, {"id": "C"}], seed=seed)
+        game = table.game
+        while game.next_to_place():
+            table.place_hunter(game.next_to_place(), cell_name(game.start_cells()[0]))
+        rng = random.Random(seed)
+        for _ in range(200):
+            if game.winner:
+                break
+            outcome = table.play(rng.choice(game.legal_actions()), ())
+            if outcome.needs:
+                break
+        if table.pending_turn():
+            break
+    assert table.pending_turn(), "no seed produced a frightened hunter"
+    view = client.get("/api/state").json
+    assert view["needs"] and 'class="flight"' in view["svg"] and 'class="flee-option"' in view["svg"]
+    option = view["needs"]["options"][0]
+    table.choose_flee(option if isinstance(option, str) else cell_name(option))
+    assert client.get("/api/state").json["needs"] is None
