@@ -24,7 +24,7 @@ _TEXT = {
         "hunter_placed": "{hunter} places the hunter on {cell}.",
         "hunter_moved": "{hunter} moves {distance} {direction} from {from_} to {to}.",
         "hunter_moved_continued": "{hunter} walks on from {from_} to {to}.",
-        "mammoth_fled": "The mammoth flees {distance} cells {direction} from {from_} to {to}.",
+        "mammoth_fled": "The mammoth flees {distance} {cells} {direction} from {from_} to {to}.",
         "mammoth_faced": "The mammoth at {cell} cannot flee and turns on {hunter}.",
         "hunter_fled": "{hunter}, frightened, flees from {from_} to {to}.",
         "hunter_eliminated": "{hunter} is out of the game ({reason}).",
@@ -41,12 +41,13 @@ _TEXT = {
                     "trap": "the mammoth is trapped", "no_hunters": "no hunter is left",
                     "mammoth_safe": "no trap can ever catch the mammoth", "stall": "the hunt went round in circles"},
         "mammoth": "the mammoth",
+        "cell": ("cell", "cells"),
     },
     "fr": {
         "hunter_placed": "{hunter} pose son chasseur sur {cell}.",
         "hunter_moved": "{hunter} avance de {distance} vers {direction}, de {from_} à {to}.",
         "hunter_moved_continued": "{hunter} termine son déplacement de {from_} à {to}.",
-        "mammoth_fled": "Le mammouth fuit de {distance} cases vers {direction}, de {from_} à {to}.",
+        "mammoth_fled": "Le mammouth fuit de {distance} {cells} vers {direction}, de {from_} à {to}.",
         "mammoth_faced": "Le mammouth en {cell} ne peut pas fuir et fait face à {hunter}.",
         "hunter_fled": "{hunter}, effrayé, fuit de {from_} à {to}.",
         "hunter_eliminated": "{hunter} est éliminé ({reason}).",
@@ -64,6 +65,7 @@ _TEXT = {
                     "mammoth_safe": "aucun piège ne pourra jamais l'attraper",
                     "stall": "la chasse tournait en rond"},
         "mammoth": "le mammouth",
+        "cell": ("case", "cases"),
     },
 }
 
@@ -90,6 +92,8 @@ def describe(event: dict, lang: str = "en") -> str:
         values["reason"] = text["reasons"].get(event["reason"], event["reason"])
     if event.get("winner") == "mammoth":
         values["winner"] = text["mammoth"]
+    singular, plural = text["cell"]
+    values["cells"] = singular if event.get("distance") == 1 else plural
     try:
         return template.format(**values)
     except (KeyError, IndexError):
