@@ -73,6 +73,8 @@ class WebConfig:
     #: ``create_app`` makes fresh ones (an in-memory game with simulated cards).
     HUB = None
     SESSION = None
+    #: Other games the app wiring added to this page, as ``(name, link)`` for the menu.
+    OTHER_GAMES: tuple = ()
 
     #: Used by the JSON API for per-card destinations and the what-if grid.
     CARD_VALUES: tuple[int, ...] = (1, 2, 3)

@@ -302,6 +302,7 @@ def add_mammut_mode(app, journal_path: str) -> None:
     from companion_web.security import is_referee
 
     register(app, journal_path)
+    app.config["OTHER_GAMES"] = tuple(app.config.get("OTHER_GAMES", ())) + (("Mammut", "/mammut/"),)
 
     @app.before_request
     def _mammut_changes_need_the_referee():

@@ -169,6 +169,7 @@ def test_the_mammut_mode_is_on_the_same_page_and_needs_the_referee_to_change_its
     companion = _companion(tmp_path, web={"pin": "112233"})
     client = companion.app.test_client()
     assert client.get("/mammut/").status_code == 200
+    assert b'href="/mammut/"' in client.get("/").data, "the Mâamut page's menu leads to it"
     new = {"players": ["Ann", "Bob", "Cy"], "seed": 3}
     refused = client.post("/mammut/api/new", json=new, headers={"X-Mammut": "1"})
     assert refused.status_code == 401
