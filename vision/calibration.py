@@ -31,6 +31,10 @@ from .geometry import BoardLocator, CellSampler, Geometry, mirror_frame
 FORMAT = "maamut-vision-calibration/1"
 MAX_HUNTERS = 4
 PIECE_MODELS = ("kit", "figures")
+MAMMOTH_KINDS = ("kit", "figure")
+#: The kit's mammoth covers its cell's trap ring; a standing figure (seen from above)
+#: covers less than this share of it (measured: kit tokens 0.82 and up, figures 0.49 at most).
+MAMMOTH_COVERS = 0.65
 #: The kit's outline is at least this much darker (Lab L) than both the core and the tile.
 OUTLINE_DARKER = 15.0
 #: A probe point that moved at least this far (ΔE) between two setup
@@ -53,6 +57,7 @@ class Calibration:
     hunters: dict[str, tuple] = field(default_factory=dict)   # label -> reflectance
     mirrored: bool = False                  # the camera delivers mirror images
     pieces: str = "kit"                     # "kit" (outlined tokens) or "figures" (any shape)
+    mammoth_kind: str = "kit"               # "kit" (a token covering its cell) or "figure" (standing)
 
     def to_json(self) -> dict:
         r = lambda c: [round(float(v), 5) for v in c]  # noqa: E731 - tiny local formatter
@@ -60,7 +65,8 @@ class Calibration:
                 "tile_colours": {k: r(v) for k, v in self.tile_colours.items()},
                 "mammoth": r(self.mammoth), "rim": r(self.rim),
                 "hunters": {k: r(v) for k, v in self.hunters.items()}, "mirrored": self.mirrored,
-                **({} if self.pieces == "kit" else {"pieces": self.pieces})}
+                **({} if self.pieces == "kit" else {"pieces": self.pieces}),
+                **({} if self.mammoth_kind == "kit" else {"mammoth_kind": self.mammoth_kind})}
 
     @classmethod
     def from_json(cls, obj) -> "Calibration":
@@ -97,7 +103,7 @@ class Calibration:
         return cls(tuple(tiles), {k: colour(tc[k], f"tile_colours.{k}") for k in TILE_CLASSES},
                    colour(obj.get("mammoth"), "mammoth"), colour(obj.get("rim"), "rim"),
                    {str(k): colour(v, f"hunters.{k}") for k, v in hunters.items()},
-                   bool(obj.get("mirrored", False)), pieces)
+                   bool(obj.get("mirrored", False)), pieces, _choice(obj, "mammoth_kind", MAMMOTH_KINDS))
 
     def save(self, path) -> None:
         with open(path, "w", encoding="utf-8") as fh:
@@ -113,6 +119,13 @@ class Calibration:
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"calibration {path} is not JSON: {exc}") from None
         return cls.from_json(obj)
+
+
+def _choice(obj, key, allowed):
+    value = obj.get(key, allowed[0])
+    if value not in allowed:
+        raise CalibrationError(f"{key}: expected one of {list(allowed)}, got {value!r}")
+    return value
 
 
 def median_zones(zones: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -150,6 +163,8 @@ def learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         zones, inside = sampler.sample(frame, g.homography)
         if not inside.all():
             raise CalibrationError(f"setup frame {index + 1}: part of the board is outside the picture")
+        if index == 0:
+            first_trap_ring = zones["trap"][CENTRE]
         medians.append(median_zones(zones))
     first = medians[0]
     others = [c for c in range(NUM_CELLS) if c != CENTRE]
@@ -199,8 +214,16 @@ def learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         mammoth, hunters = _learn_figures(frames, mirrored, locator, sampler, geometry, refs_cell, gains, hunters)
     elif missing:
         raise CalibrationError(f"setup frame {missing[0]}: no newly placed hunter found")
+    # The mammoth: the kit's token covers its cell's trap ring, a standing figure does not.
+    snow = to_lab(np.clip(refs_cell[CENTRE] * gains[0][CENTRE], 0, 1))
+    covered = float((lab_distance(to_lab(first_trap_ring), snow) > 20).mean())
+    mammoth_kind = "kit"
+    if model == "figures" or (pieces is None and covered < MAMMOTH_COVERS):
+        mammoth_kind = "figure"
+        if model == "kit":
+            mammoth = _learn_mammoth_figure(_probe(frames[0], mirrored, locator, sampler, geometry), refs_cell, gains)
     return Calibration(tuple(tiles), {k: tuple(float(x) for x in v) for k, v in refs.items()},
-                       tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored, model)
+                       tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored, model, mammoth_kind)
 
 
 #: A cell with at least this many moved probe points shows a change (see :func:`moved_cells`).
@@ -223,6 +246,34 @@ def moved_cells(before: np.ndarray, after: np.ndarray, locator: BoardLocator | N
     return tuple(int(c) for c in np.flatnonzero((change > CHANGED_DISTANCE).sum(axis=1) >= MOVED_POINTS))
 
 
+def _probe(frame, mirrored, locator, sampler, geometry) -> np.ndarray:
+    if mirrored:
+        frame = mirror_frame(frame)
+    g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))) or geometry
+    return sampler.sample(frame, g.homography, ("probe",))[0]["probe"]
+
+
+def _learn_mammoth_figure(probe0: np.ndarray, refs_cell, gains) -> np.ndarray:
+    """A standing mammoth's colour: the larger cluster of the cross cell's points that
+    differ from its snow (the thin cross print is the smaller one)."""
+    from .geometry import ZONE_OFFSETS
+    radius = np.hypot(*ZONE_OFFSETS["probe"].T)
+    snow = np.clip(refs_cell[CENTRE] * gains[0][CENTRE], 0, 1)
+    pts = probe0[CENTRE][radius <= 0.6]
+    far = lab_distance(to_lab(pts), to_lab(snow), FIGURE_LAB_WEIGHTS) > CHANGED_DISTANCE
+    if far.sum() < 5:
+        raise CalibrationError("setup frame 1: no mammoth seen on the cross")
+    mammoth = np.median(pts[far], axis=0)
+    if far.sum() >= 10:
+        data = (to_lab(pts[far]) * FIGURE_LAB_WEIGHTS).astype(np.float32)
+        _, labels, _ = cv2.kmeans(data, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
+                                  cv2.KMEANS_PP_CENTERS)
+        labels = labels.ravel()
+        big = int(np.bincount(labels, minlength=2).argmax())
+        mammoth = np.median(pts[far][labels == big], axis=0)
+    return mammoth / gains[0][CENTRE]
+
+
 def _learn_figures(frames, mirrored, locator, sampler, geometry, refs_cell, gains, kit_hunters):
     """Mammoth and hunter colours of pieces of any shape (no outline, standing, leaning).
 
@@ -231,31 +282,9 @@ def _learn_figures(frames, mirrored, locator, sampler, geometry, refs_cell, gain
     (a standing piece leans over its neighbours under a tilted camera).
     """
     from .geometry import ZONE_OFFSETS
-    probes = []
-    for frame in frames:
-        if mirrored:
-            frame = mirror_frame(frame)
-        g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))) or geometry
-        zones, _ = sampler.sample(frame, g.homography, ("probe",))
-        probes.append(zones["probe"])
+    probes = [_probe(frame, mirrored, locator, sampler, geometry) for frame in frames]
     radius = np.hypot(*ZONE_OFFSETS["probe"].T)
-    # Mammoth: points of the cross cell unlike its snow (the thin cross print is a minority).
-    snow = np.clip(refs_cell[CENTRE] * gains[0][CENTRE], 0, 1)
-    pts = probes[0][CENTRE][radius <= 0.6]
-    far = lab_distance(to_lab(pts), to_lab(snow), FIGURE_LAB_WEIGHTS) > CHANGED_DISTANCE
-    mammoth = np.median(pts[far], axis=0) / gains[0][CENTRE] if far.sum() >= 5 else None
-    if far.sum() >= 10:
-        lab = to_lab(pts[far])
-        # Two clusters (body vs. cross print or shadow): keep the larger.
-        data = lab * FIGURE_LAB_WEIGHTS
-        _, labels, _ = cv2.kmeans(data.astype(np.float32), 2, None,
-                                  (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
-                                  cv2.KMEANS_PP_CENTERS)
-        labels = labels.ravel()
-        big = int(np.bincount(labels, minlength=2).argmax())
-        mammoth = np.median(pts[far][labels == big], axis=0) / gains[0][CENTRE]
-    if mammoth is None:
-        raise CalibrationError("setup frame 1: no mammoth seen on the cross")
+    mammoth = _learn_mammoth_figure(probes[0], refs_cell, gains)
     hunters = {}
     for index in range(1, len(probes)):
         before, after = to_lab(probes[index - 1]), to_lab(probes[index])

@@ -289,7 +289,10 @@ class BoardReader:
         # Mammoth: core and trap ring both mammoth; the best such cell if several.
         mammoth_cells = np.flatnonzero(readable & (k_core == 1) & (k_trap == 1))
         mammoth = None
-        if mammoth_cells.size:
+        if self.calibration.mammoth_kind == "figure":
+            # A standing figure among the kit's tokens: it does not cover its cell.
+            mammoth = self._figure_mammoth(probe, cands, readable)
+        elif mammoth_cells.size:
             mammoth = int(mammoth_cells[np.argmin(d_core[mammoth_cells, 1] + d_trap[mammoth_cells, 1])])
         # Hunters: a hunter colour in the core inside a rim; one cell per colour.
         hunters: dict[str, int] = {}
@@ -332,10 +335,7 @@ class BoardReader:
         unknown = ((~match) & wide).sum(axis=1) / wide.sum() > 0.5
         unknown[CENTRE] = False
         readable = ~(occluded | unknown)
-        mammoth = None
-        score = np.where(readable, share_wide[:, 1], 0.0)
-        if score.max() >= MAMMOTH_SHARE:
-            mammoth = int(np.argmax(score))
+        mammoth = self._figure_mammoth(probe, cands, readable, share_wide)
         # Traps by hue: a trap-ring point unlike the tile votes for the piece colour of
         # nearest hue. The colour was learnt from a hunter in relief, whose shading
         # pulls its lightness (and a little its saturation) from the flat plate's.
@@ -379,6 +379,19 @@ class BoardReader:
         confidence = np.minimum(np.clip(np.abs(trap_share - TRAP_SHARE) * 4, 0, 1),
                                 np.clip(np.abs(piece - FIGURE_SHARE) * 6, 0, 1))
         return unknown, {"mammoth": mammoth, "hunters": hunters, "traps": traps, "confidence": confidence}
+
+    @staticmethod
+    def _figure_mammoth(probe, cands, readable, share_wide=None) -> int | None:
+        """The cell whose wide base disc shows most of the mammoth's colour, if enough."""
+        if share_wide is None:
+            d = lab_distance(probe[:, :, None, :], cands[:, None, :2, :], FIGURE_LAB_WEIGHTS)   # tile, mammoth
+            wide = _PROBE_RADIUS <= MAMMOTH_BASE
+            mine = (d.argmin(axis=2) == 1) & (d[:, :, 1] < FIGURE_MATCH) & wide
+            share = mine.sum(axis=1) / wide.sum()
+        else:
+            share = share_wide[:, 1]
+        score = np.where(readable, share, 0.0)
+        return int(np.argmax(score)) if score.max() >= MAMMOTH_SHARE else None
 
     @staticmethod
     def _lightness_spread(probe_cell, cands_cell, idx) -> float:
