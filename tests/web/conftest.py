@@ -8,7 +8,7 @@ import engine
 from companion_web import create_app
 from companion_web.serve import BackgroundServer
 
-from web_fixtures import FIGURE, PIN  # noqa: F401  (re-exported for the tests)
+from web_fixtures import CHROMIUM, FIGURE, PIN  # noqa: F401  (re-exported for the tests)
 
 
 @pytest.fixture
@@ -38,3 +38,24 @@ def live_server(app):
     server = BackgroundServer(app, threads=16).start()
     yield server.url
     server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, headless, for one test module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def server():
+    """A fresh app served by waitress (24 threads) for one browser test."""
+    running = BackgroundServer(create_app({"REFEREE_PIN": PIN}), threads=24).start()
+    yield running
+    running.stop()

@@ -6,49 +6,15 @@ Screenshots are kept in ``test-artifacts/web/`` (gitignored) for a human to look
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-from companion_web import create_app
-from companion_web.serve import BackgroundServer
-from web_fixtures import PIN
-
-CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
+from web_fixtures import BROWSER_TESTS, PIN, expect, shot
 
 
-def expect(locator):
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect(locator)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def server():
-    app = create_app({"REFEREE_PIN": PIN})
-    running = BackgroundServer(app, threads=24).start()
-    yield running
-    running.stop()
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture
@@ -63,11 +29,6 @@ def page(browser):
     page.on("pageerror", lambda exc: page.csp_errors.append(str(exc)))
     yield page
     context.close()
-
-
-def _shot(page, name):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def _post(url, body):
@@ -92,18 +53,18 @@ def test_the_live_board_shows_37_cells_on_a_1080p_screen_and_a_phone(server, pag
     page.goto(server.url + "/")
     page.wait_for_selector("#conn[data-state='live']")
     assert page.locator("#board svg g.cell").count() == 37
-    _shot(page, "live-1080p-empty")
+    shot(page, "live-1080p-empty")
     phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     small = phone.new_page()
     small.goto(server.url + "/")
     small.wait_for_selector("#conn[data-state='live']")
     box = small.locator("#board svg").bounding_box()
     assert box["width"] <= 390 and box["width"] > 300  # the board fills the phone's width
-    _shot(small, "live-phone-empty")
+    shot(small, "live-phone-empty")
     small.goto(server.url + "/sandbox")
     small.wait_for_selector("#sb-board svg g.mammoth")
     assert small.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scrolling
-    _shot(small, "sandbox-phone")
+    shot(small, "sandbox-phone")
     phone.close()
     assert page.csp_errors == []
 
@@ -129,7 +90,7 @@ def test_a_move_made_through_the_api_appears_on_an_open_page(server, page):
     assert page.locator("#board svg g.illegal[data-cell='0,0']").count() == 1
     page.click("button[data-lang='fr']")
     assert page.locator("nav a").first.inner_text() == "En direct"
-    _shot(page, "live-after-move-fr")
+    shot(page, "live-after-move-fr")
     assert page.csp_errors == []
 
 
@@ -156,10 +117,10 @@ def test_the_sandbox_reproduces_the_rulebook_figure_and_explains_it(server, page
     explanation = page.locator("#sb-explain").inner_text()
     assert "NE: open" in explanation and "0,1 is rock" in explanation and "W: never taken" in explanation
     page.wait_for_timeout(1200)  # let the flight animation finish for the screenshot
-    _shot(page, "sandbox-figure-en")
+    shot(page, "sandbox-figure-en")
     page.click("button[data-lang='fr']")
     assert "rocher" in page.locator("#sb-explain").inner_text()
-    _shot(page, "sandbox-figure-fr")
+    shot(page, "sandbox-figure-fr")
     assert page.csp_errors == []
 
 
@@ -183,7 +144,7 @@ def test_the_sandbox_what_if_grid_and_share_as_png(server, page):
     assert page.locator("#sb-board g.mark[data-cell='0,2']").get_attribute("data-mark") == "flight"
     marked = sorted(page.locator("#sb-board g.mark").evaluate_all("marks => marks.map(m => m.dataset.cell)"))
     assert marked == sorted(["-1,2", "0,2", "1,2", "-2,3", "-3,3", "-3,2", "-2,1", "-2,0", "-2,-1", "-1,1", "0,0", "1,-1"])
-    _shot(page, "sandbox-whatif")
+    shot(page, "sandbox-whatif")
     with page.expect_download() as download:
         page.click("#sb-png")
     path = download.value.path()
@@ -214,7 +175,7 @@ def test_the_sandbox_asks_where_a_frightened_hunter_flees(server, page):
     page.click("#sb-play")
     page.wait_for_selector("#sb-board circle.flee-option[data-cell='1,1']")
     assert page.locator("#sb-flee").is_visible()
-    _shot(page, "sandbox-flee-choice")
+    shot(page, "sandbox-flee-choice")
     page.click("#sb-board circle.flee-option[data-cell='1,1']", force=True)
     page.wait_for_selector("#sb-board g.hunter[data-hunter='B'][data-cell='1,1']")
     assert "1,0 to 1,1" in page.locator("#sb-explain").inner_text()
@@ -243,7 +204,7 @@ def test_the_setup_wizard_deals_a_game_and_places_hunters_by_clicking(server, pa
         expect(page.locator("#setup-board g.hunter")).to_have_count(before + 1)
     assert game.phase == "play" and game.seed == 12
     assert server.app.extensions["maamut_game"].session.players_info()["B"]["colour"] == "#7b3fa0"
-    _shot(page, "setup-wizard-placed")
+    shot(page, "setup-wizard-placed")
     assert page.csp_errors == []
 
 
@@ -269,7 +230,7 @@ def test_the_camera_view_and_led_mirror_follow_the_app(server, page):
     # Per-cell confidence is an overlay on the referee's board; unsure cells show a figure.
     expect(page.locator("#ref-board g.confidence[data-cell='2,-1'] text")).to_have_text("42%")
     assert page.locator("#ref-board g.confidence[data-cell='0,0'] text").count() == 0
-    _shot(page, "referee-camera-leds")
+    shot(page, "referee-camera-leds")
     page.uncheck("#cam-overlay")
     expect(page.locator("#ref-board g.confidence")).to_have_count(0)
     # Viewers see neither the camera nor the confidences; the QR code invites them in.
@@ -295,5 +256,5 @@ def test_the_referee_page_shows_the_live_board_after_the_pin(server, page):
     page.click("#play-form button[type='submit']")
     expect(page.locator("#ref-result")).to_have_text("Done.")
     assert game.turns_played() == 1
-    _shot(page, "referee")
+    shot(page, "referee")
     assert page.csp_errors == []

@@ -8,55 +8,19 @@ Screenshots go to ``test-artifacts/web/`` (gitignored) for a human to look at.
 
 from __future__ import annotations
 
-import json
-import os
 import random
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-import engine
-from companion_web import create_app
-from companion_web.serve import BackgroundServer
 from engine.hexgrid import cell_name
-from web_fixtures import FLEE, PIN
+from web_fixtures import BROWSER_TESTS, FLEE, PIN, expect, shot
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts" / "web"
 AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
-
-
-def expect(locator):
-    from playwright.sync_api import expect as playwright_expect
-
-    return playwright_expect(locator)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"])
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def server():
-    app = create_app({"REFEREE_PIN": PIN})
-    running = BackgroundServer(app, threads=24).start()
-    yield running
-    running.stop()
+pytestmark = BROWSER_TESTS
 
 
 def _context(browser, **kw):
@@ -74,11 +38,6 @@ def page(browser):
     context, page = _context(browser)
     yield page
     context.close()
-
-
-def _shot(page, name, full=True):
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
 
 
 def _play_to_the_end(server, seed: int, players=("Ann", "Bob"), stop_after: int | None = None):
@@ -127,7 +86,7 @@ def test_a_won_game_shows_a_banner_and_the_move_list_steps_through_it(server, pa
     details.locator("summary").click()
     expect(details.locator(".cite").first).to_contain_text("RULINGS")
     page.wait_for_timeout(1500)  # the flight animation ends before the screenshot
-    _shot(page, "ux-live-won")
+    shot(page, "ux-live-won")
     # Step back: click a turn, then the arrow keys; the board is the one of that moment.
     live_svg = page.locator("#board").get_attribute("data-svg")
     page.locator("#log .turn-btn[data-turn='5']").click()
@@ -140,7 +99,7 @@ def test_a_won_game_shows_a_banner_and_the_move_list_steps_through_it(server, pa
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     expect(page.locator("body")).to_have_attribute("data-viewing", "6")
-    _shot(page, "ux-live-stepping")
+    shot(page, "ux-live-stepping")
     page.click("#step-live")
     expect(page.locator("body")).to_have_attribute("data-viewing", "live")
     expect(page.locator("#step-live")).to_be_hidden()
@@ -150,7 +109,7 @@ def test_a_won_game_shows_a_banner_and_the_move_list_steps_through_it(server, pa
     expect(page.locator("#banner")).to_have_text("Ann a piégé le mammouth !")
     page.locator("#log li").first.locator("details.why summary").first.click()
     expect(page.locator("#log li").first.locator(".cite").first).to_contain_text("Arbitrages")
-    _shot(page, "ux-live-won-fr")
+    shot(page, "ux-live-won-fr")
     # The moves can be shared as text, without the cards still to come.
     text = urllib.request.urlopen(server.url + "/game.txt", timeout=10).read().decode()
     assert " 15. " in text and "winner: A" in text and ":1" not in text.split("position:")[1]
@@ -163,7 +122,7 @@ def test_the_mammoth_surviving_and_a_game_cut_short_are_said_plainly(server, pag
     page.goto(server.url + "/")
     expect(page.locator("#banner")).to_contain_text("The mammoth survives!")
     assert page.locator("#banner").get_attribute("data-kind") == "mammoth"
-    _shot(page, "ux-live-mammoth-survives")
+    shot(page, "ux-live-mammoth-survives")
     # A stand's game stopped at its turn limit: the next game starts, and the page says
     # how the last one ended until the new one's first turn.
     _play_to_the_end(server, seed=1, stop_after=30)
@@ -182,7 +141,7 @@ def test_a_long_game_shows_three_digit_turn_numbers_whole(server, page):
     num = first.locator(".num")
     assert num.evaluate("n => n.scrollWidth <= n.clientWidth + 1")
     assert num.bounding_box()["x"] >= page.locator("#log").bounding_box()["x"]
-    _shot(page, "ux-live-long-game")
+    shot(page, "ux-live-long-game")
 
 
 def test_a_waiting_flight_shows_the_path_and_the_options_in_the_sandbox(server, page):
@@ -200,7 +159,7 @@ def test_a_waiting_flight_shows_the_path_and_the_options_in_the_sandbox(server, 
     numbered = page.locator("#sb-explain > li").count()
     assert numbered >= 2 and page.locator("#sb-explain > li > ul li").count() >= 1
     page.wait_for_timeout(600)
-    _shot(page, "ux-flight-waiting")
+    shot(page, "ux-flight-waiting")
     assert page.errors == []
 
 
@@ -228,7 +187,7 @@ def test_the_stand_screen_reads_from_three_metres(server, browser):
     expect(tv.locator("#attract circle.led[data-cell]")).to_have_count(37)
     board = tv.locator("#board svg").bounding_box()
     assert board["height"] > 700  # a big board on a 1080p TV
-    _shot(tv, "ux-stand-1080p", full=False)
+    shot(tv, "ux-stand-1080p", full=False)
     assert tv.errors == []
     context.close()
 
@@ -250,7 +209,7 @@ def test_the_setup_wizard_highlights_start_cells_and_explains_variants(server, p
     wanted = sorted(cell_name(c) for c in game.start_cells())
     shown = sorted(page.locator("#setup-board circle.start-cell").evaluate_all("cs => cs.map(c => c.dataset.cell)"))
     assert shown == wanted
-    _shot(page, "ux-setup-start-cells")
+    shot(page, "ux-setup-start-cells")
     page.locator(f"#setup-board circle.start-cell[data-cell='{wanted[0]}']").click(force=True)
     expect(page.locator("#setup-board g.hunter")).to_have_count(1)
     assert page.errors == []
@@ -288,7 +247,7 @@ def test_the_phone_view_keeps_the_board_and_the_move_list_usable(server, browser
     phone.goto(server.url + "/")
     expect(phone.locator("#banner")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    _shot(phone, "ux-phone-live-won")
+    shot(phone, "ux-phone-live-won")
     context.close()
 
 

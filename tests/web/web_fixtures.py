@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
+import pytest
+
 PIN = "246810"
 #: The rulebook figure as RULINGS states it: mammoth 0,2, rock 0,1, a hunter at -2,2.
 FIGURE = "gggg/ggggg/gggggg/gggxggg/gggrgg/ggggg/gggg 0,2 A@-2,2;B@3,-3 - A"
@@ -32,3 +37,25 @@ def place_all(client, referee):
 #: A flight through a hunter: A enters the mammoth's cell going E, the mammoth runs E
 #: through B at 1,0, whose owner must then choose where B flees.
 FLEE = "gggg/ggggg/gggggg/gggxggg/gggggg/ggggg/gggg 0,0 A@-2,0;B@1,0 - A"
+
+
+#: Debian's chromium, driven by Playwright (no browser download).
+CHROMIUM = "/usr/bin/chromium"
+#: Screenshots of the browser tests, for a human to look at (gitignored).
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
+#: Marks of every real-browser test module.
+BROWSER_TESTS = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
+]
+
+
+def expect(locator):
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
+
+
+def shot(page, name: str, full: bool = True) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
