@@ -20,7 +20,8 @@ from __future__ import annotations
 import random
 
 from engine.core import HAND_SIZE, TRAPS_PER_PLAYER, Move, Pass, PlaceTrap, RemoveTrap
-from engine.hexgrid import DIRECTION_INDEX, DIRECTIONS, NEIGHBOURS, NUM_CELLS, RAYS
+from engine.hexgrid import DIRECTION_INDEX, DIRECTIONS, NUM_CELLS, RAYS
+from engine.fastplay import Table
 from engine.rules import layout_of
 
 #: Action codes: a move is ``d * 4 + k`` (direction 0-5, distance 1-3); then these.
@@ -55,11 +56,13 @@ def _random_flee(state, seat, options):
     return state.rng.choice(options)
 
 
-class FastState:
-    """Flat state of one game (see the module docstring); seats index ``names``."""
+class FastState(Table):
+    """Flat state of one game (see the module docstring); seats index ``names``.
 
-    __slots__ = ("layout", "names", "n", "at", "occ", "traps", "trap_count", "hands", "alive", "pile", "disc",
-                 "me", "mammoth", "winner", "turns", "rng", "flee", "proven_at")
+    The kernel's :class:`engine.fastplay.Table` with a deck, the seat to move and the
+    result, so that eliminations and flights are the kernel's own."""
+
+    __slots__ = ("n", "pile", "disc", "me", "mammoth", "winner", "turns", "rng", "flee", "proven_at")
 
     def copy(self) -> "FastState":
         s = FastState.__new__(FastState)
@@ -140,7 +143,7 @@ class FastState:
                 return traps[c]
         return NO_WINNER
 
-    def _discard(self, cards) -> None:
+    def discard(self, cards) -> None:  # the kernel discards through this
         self.disc.extend(cards)
         if not self.pile and self.disc:
             self._refill()
@@ -150,49 +153,12 @@ class FastState:
         self.disc.clear()
         self.rng.shuffle(self.pile)
 
-    def _eliminate(self, seat: int) -> None:
-        self.occ[self.at[seat]] -= 1
-        self.at[seat] = -1
-        self.alive -= 1
-        traps = self.traps
-        for c in range(NUM_CELLS):
-            if traps[c] == seat:
-                traps[c] = -1
-        self.trap_count[seat] = 0
-        hand = self.hands[seat]
-        self.hands[seat] = []
-        self._discard(hand)
-
     def _flight(self, origin: int, a: int, k: int) -> int:
-        fd = self.layout.flight_direction(origin, a, k)
-        mover = self.me
-        if fd < 0:
-            self._eliminate(mover)
-            return -1
-        at, occ, traps, walkable = self.at, self.occ, self.traps, self.layout.walkable
-        n = self.n
-        prev = origin
-        for mc in RAYS[origin][fd][:k]:
-            self.mammoth = mc
-            owner = traps[mc]
-            if owner >= 0:
-                return owner
-            if occ[mc]:
-                for off in range(n):
-                    j = (mover + off) % n
-                    if at[j] != mc:
-                        continue
-                    options = [nb for nb in NEIGHBOURS[mc]
-                               if nb is not None and nb != prev and walkable[nb] and not occ[nb]]
-                    if not options:
-                        self._eliminate(j)
-                        continue
-                    target = options[0] if len(options) == 1 else self.flee(self, j, options)
-                    occ[mc] -= 1
-                    occ[target] += 1
-                    at[j] = target
-            prev = mc
-        return -2
+        self.mammoth, result = self.flight(origin, a, k, self.me, self._choose_flee)
+        return result
+
+    def _choose_flee(self, seat: int, options: list) -> int:
+        return self.flee(self, seat, options)
 
     def play(self, code: int) -> None:
         """Play ``code`` for the seat to move, draw, and pass the turn on."""
@@ -203,7 +169,7 @@ class FastState:
         if code < PLACE:
             d, k = divmod(code, 4)
             hand.remove(k)
-            self._discard((k,))
+            self.discard((k,))
             path = RAYS[cell][d][:k]
             occ[cell] -= 1
             stop = path[-1]
@@ -238,7 +204,7 @@ class FastState:
             self.trap_count[owner] -= 1
         elif code > PASS0:
             hand.remove(code - PASS0)
-            self._discard((code - PASS0,))
+            self.discard((code - PASS0,))
         if at[me] >= 0:
             pile = self.pile
             while len(hand) < HAND_SIZE:

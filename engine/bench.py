@@ -84,7 +84,7 @@ def run_engine_bench(seconds: float = 2.0, seed: int = 20261122) -> dict:
         seat = pos.players.index(move.hunter)
         d = DIRECTION_INDEX[move.direction]
         kernel_cases.append((table, list(table.at), list(table.occ), pos.mammoth, seat, d, move.distance))
-    first = (lambda options: options[0])
+    first = (lambda seat, options: options[0])
 
     def kernel_flight(case):
         # the flight alone, on the kernel's flat state, restored before each run

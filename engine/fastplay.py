@@ -82,7 +82,7 @@ class Table:
 
         Returns ``(mammoth cell, result)``: result -1 when the mammoth faced the mover
         (eliminated), -2 when it fled, or the seat of the trap's owner it fell to.
-        ``choose(options)`` picks a frightened hunter's cell when he has several.
+        ``choose(seat, options)`` picks a frightened hunter's cell when he has several.
         """
         layout = self.layout
         fd = layout.flight_direction(origin, a, k)
@@ -107,7 +107,7 @@ class Table:
                     if not options:
                         self.eliminate(j)
                         continue
-                    target = options[0] if len(options) == 1 else choose(options)
+                    target = options[0] if len(options) == 1 else choose(j, options)
                     occ[mc] -= 1
                     occ[target] += 1
                     at[j] = target
@@ -136,6 +136,9 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
     pile, discarded, refill = deck.draw_pile, deck.discard_pile, deck._refill
     immediate = deck.reshuffle == "immediate"
     choice = rng.choice
+
+    def flee_choice(seat, options):
+        return choice(options)
     # rng.choice(seq) is rng._randbelow(len(seq)), which draws bit_length(n) random bits
     # until the value is below n: doing the same here consumes the generator exactly as
     # the reference engine's choice among its list of legal actions
@@ -201,7 +204,7 @@ def _play(game: Game, rng: random.Random, max_turns: int) -> PlayoutResult:
                 c = mammoth
                 occ[c] += 1
                 at[me] = c
-                mammoth, result = table.flight(c, x, k, me, choice)
+                mammoth, result = table.flight(c, x, k, me, flee_choice)
                 if result == -1:
                     stop = -1
                 else:
