@@ -231,6 +231,14 @@ class TableSession:
         return Snapshot(self._game_version, phase, tuple(game.players), tuple(game.tiles), game.position,
                         game.variants, game.next_to_place(), game.winner, pending, len(game.entries()))
 
+    def game_copy(self) -> Game | None:
+        """A copy of the live game, taken in one piece: for readers that take their time
+        (a bot thinking) while the table may change."""
+        with self._lock:
+            if self._game is None:
+                return None
+            return Game.replay(self._game.record_lines())
+
     def pending_turn(self) -> dict | None:
         """The turn waiting for a flee choice: ``{"action", "choices", "needs"}`` (engine
         values), or ``None``."""

@@ -237,9 +237,10 @@ class SimulatedPlayers:
 
     # -- play ----------------------------------------------------------------------
     def _play(self, snap: TableSnapshot) -> str:
-        game = self.table.game
-        if game is None or game.phase != "play":
-            return "no turn"
+        # A copy: the referee may change the live game while the bot thinks.
+        game = self.table.game_copy()
+        if game is None or game.phase != "play" or game.position != snap.position:
+            return "the game changed since the glance"
         action, choices = self._choose_turn(game)
         if self.table.snapshot().version != snap.version:
             return "the game changed while thinking"
@@ -282,11 +283,6 @@ class SimulatedPlayers:
         if self._is_ai(game, mover):
             decision = self.ai.decide(self._observe(game, mover))
             action, wanted = decision.action, {}
-            if isinstance(action, engine.Pass) and self.board is not None:
-                # the demo's *done* button does not reach the camera loop (Companion.handle_button
-                # ignores "done"), so at a filmed table the AI prefers its best non-pass action
-                moves = [row["action"] for row in decision.analysis if not isinstance(row["action"], engine.Pass)]
-                action = moves[0] if moves else action
             if isinstance(action, engine.Pass) and game.position.hands is None:
                 action = engine.Pass(mover)  # at a cardboard table the pass names no card
         else:
