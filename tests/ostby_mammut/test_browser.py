@@ -90,7 +90,9 @@ def test_full_round_on_the_page(server, page):
     expect(page.locator("#player-1")).to_contain_text("shaman")
     page.click("#undo")
     expect(page.locator("#headline")).to_have_text("Round 1 — Bo to play")
+    before = page.query_selector("#take-fire")
     page.click("#card-eval")  # an evaluation card, face down, before taking
+    before.wait_for_element_state("hidden")  # the page drew the card's answer afresh
     fill(page, "take-", {"fire": 1})
     page.click("#take")
 
