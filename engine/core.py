@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from rulekit.errors import RuleError
+
 from .hexgrid import NUM_CELLS
 
 
@@ -133,20 +135,8 @@ class Outcome:
     consumed_choices: int = 0
 
 
-class EngineError(Exception):
+class EngineError(RuleError):
     """Base of the engine's errors: a code, a message and the rule it applies."""
-
-    code = "error"
-
-    def __init__(self, message: str, rule: str = "", code: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
-        if code:
-            self.code = code
-
-    def to_json(self) -> dict:
-        return {"code": self.code, "message": self.message, "rule": self.rule}
 
 
 class IllegalAction(EngineError):

@@ -13,15 +13,7 @@ for this product, never the publisher's sentences.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class Rule:
-    id: str
-    section: str
-    en: str
-    fr: str
+from rulekit.rulebook import Rule, Rulebook
 
 
 _FR_SETUP = "FR «Mise en place»"
@@ -115,10 +107,6 @@ _TABLE = [
      "La requête ne suit pas la forme documentée."),
 ]
 
-RULES: dict[str, Rule] = {rid: Rule(rid, section, en, fr) for rid, section, en, fr in _TABLE}
-
-
-def cite(rule_id: str, lang: str = "en") -> str:
-    """Our paraphrase of a rule in ``"en"`` or ``"fr"``."""
-    rule = RULES[rule_id]
-    return rule.fr if lang == "fr" else rule.en
+RULEBOOK = Rulebook(_TABLE)
+RULES: dict[str, Rule] = RULEBOOK.rules
+cite = RULEBOOK.cite

@@ -16,7 +16,9 @@ ValueError: variants.flee_target must be one of 'unoccupied', 'accessible', 'emp
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
+
+from rulekit.variants import VariantSet
 
 #: Allowed values per variant, default first.
 CHOICES: dict[str, tuple] = {
@@ -34,7 +36,9 @@ CHOICES: dict[str, tuple] = {
 
 
 @dataclass(frozen=True)
-class Variants:
+class Variants(VariantSet):
+    CHOICES = CHOICES
+
     start_cells: str = "ring3"
     first_player: str = "first_placer"
     alone_required_for_recover: bool = True
@@ -46,38 +50,12 @@ class Variants:
     eliminated_traps: str = "remove"
     stall_limit: int | None = None
 
-    def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "stall_limit":
-                if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                    raise ValueError("variants.stall_limit must be null (off) or a positive number of turns")
-                continue
-            allowed = CHOICES[f.name]
-            if value not in allowed or type(value) is not type(allowed[0]):
-                shown = ", ".join(repr(a) for a in allowed)
-                raise ValueError(f"variants.{f.name} must be one of {shown}, not {value!r}")
-
-    @classmethod
-    def from_json(cls, obj) -> "Variants":
-        """Variants from a JSON object; unknown names are an error, missing ones default."""
-        if obj is None:
-            return cls()
-        if not isinstance(obj, dict):
-            raise ValueError("variants must be an object of variant names to values")
-        known = {f.name for f in fields(cls)}
-        for key in obj:
-            if key not in known:
-                raise ValueError(f"variants.{key} is not a known variant (known: {', '.join(sorted(known))})")
-        return cls(**obj)
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    def changed(self) -> dict:
-        """Only the variants that differ from the defaults."""
-        default = Variants()
-        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
+    def check_free_value(self, name: str, value) -> bool:
+        if name != "stall_limit":
+            return False
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError("variants.stall_limit must be null (off) or a positive number of turns")
+        return True
 
 
 DEFAULT = Variants()

@@ -1,7 +1,7 @@
 """Plain types of the Mammut rules: kinds of loot, tie order, errors, configuration.
 
 Mammut (Kristian Amundsen Østby) is a different game from Mâamut; nothing here
-imports the Mâamut engine. Section references cite the French rulebook
+imports the Mâamut engine (both share only ``rulekit``'s game-agnostic scaffolding). Section references cite the French rulebook
 ``/work/shared/rules/003_b29eee78fe241c5f.txt`` (see ``ostby_mammut.rulebook``).
 
 >>> tie_order(("A", "B", "C", "D"), "B", "red")
@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+
+from rulekit.errors import RuleError
 
 #: Loot kinds printed on the tiles (besides the animal species).
 AXE, SKIN, TUSK, MEAT, FIRE = "axe", "skin", "tusk", "meat", "fire"
@@ -138,20 +140,8 @@ def counter(obj=None) -> Counter:
     return +c
 
 
-class MammutError(Exception):
+class MammutError(RuleError):
     """Base of the errors: a code, a message and the rule it applies."""
-
-    code = "error"
-
-    def __init__(self, message: str, rule: str = "", code: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.rule = rule
-        if code:
-            self.code = code
-
-    def to_json(self) -> dict:
-        return {"code": self.code, "message": self.message, "rule": self.rule}
 
 
 class IllegalAction(MammutError):

@@ -15,7 +15,9 @@ ValueError: variants.steal_return must be one of 'at_least_one', 'exactly_one', 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
+
+from rulekit.variants import VariantSet
 
 #: Allowed values per variant, default first.
 CHOICES: dict[str, tuple] = {
@@ -29,41 +31,15 @@ CHOICES: dict[str, tuple] = {
 
 
 @dataclass(frozen=True)
-class Variants:
+class Variants(VariantSet):
+    CHOICES = CHOICES
+
     steal_return: str = "at_least_one"
     single_tile_steal: str = "forbidden"
     penalty_ties: str = "shaman"
     floor: str = "each_item"
     empty_draw_pile: str = "reshuffle"
     shaman_flip: str = "reverse_arrow"
-
-    def __post_init__(self):
-        for f in fields(self):
-            value = getattr(self, f.name)
-            allowed = CHOICES[f.name]
-            if value not in allowed or not isinstance(value, str):
-                shown = ", ".join(repr(a) for a in allowed)
-                raise ValueError(f"variants.{f.name} must be one of {shown}, not {value!r}")
-
-    @classmethod
-    def from_json(cls, obj) -> "Variants":
-        """Variants from a JSON object; unknown names are an error, missing ones default."""
-        if obj is None:
-            return cls()
-        if not isinstance(obj, dict):
-            raise ValueError("variants must be an object of variant names to values")
-        known = {f.name for f in fields(cls)}
-        for key in obj:
-            if key not in known:
-                raise ValueError(f"variants.{key} is not a known variant (known: {', '.join(sorted(known))})")
-        return cls(**obj)
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    def changed(self) -> dict:
-        default = Variants()
-        return {k: v for k, v in asdict(self).items() if getattr(default, k) != v}
 
 
 DEFAULT = Variants()

@@ -1,6 +1,7 @@
 """The design card's import rule: data flows one way and simulation stays out of the product.
 
-``engine`` imports nothing of ours; ``session`` only ``engine``; ``vision``,
+``rulekit`` (the games' shared, game-agnostic scaffolding) imports nothing of ours;
+``engine`` and ``ostby_mammut`` only ``rulekit``; ``session`` only ``engine``; ``vision``,
 ``firmware_bridge`` and ``companion_web`` only ``engine`` and ``session``; only the app
 wiring (``maamut``) and the simulation itself import ``sim``. Every import counts,
 including those inside functions.
@@ -12,14 +13,15 @@ import os
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OURS = {"engine", "session", "vision", "firmware_bridge", "companion_web", "maamut", "sim", "ostby_mammut", "ai"}
+OURS = {"engine", "session", "vision", "firmware_bridge", "companion_web", "maamut", "sim", "ostby_mammut", "ai", "rulekit"}
 ALLOWED = {
-    "engine": set(),
+    "rulekit": set(),
+    "engine": {"rulekit"},
     "session": {"engine"},
     "vision": {"engine", "session"},
     "firmware_bridge": {"engine", "session"},
     "companion_web": {"engine", "session"},
-    "ostby_mammut": set(),
+    "ostby_mammut": {"rulekit"},
     "ai": {"engine"},
 }
 

@@ -1,0 +1,8 @@
+"""Scaffolding shared by the games' rule packages, and nothing game-specific.
+
+Mâamut's ``engine`` and Mammut's ``ostby_mammut`` each keep their own rules, rulings and
+texts; what they share is the shape around them: named variants checked against their
+allowed readings (:mod:`rulekit.variants`), errors that name the rule they apply
+(:mod:`rulekit.errors`) and a rulebook of paraphrases with their citations
+(:mod:`rulekit.rulebook`). This package imports nothing of ours.
+"""
