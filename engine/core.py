@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from rulekit.errors import RuleError
+from rulekit.errors import MalformedRequest, RuleError
 
 from .hexgrid import NUM_CELLS
 
@@ -143,16 +143,5 @@ class IllegalAction(EngineError):
     code = "illegal_move"
 
 
-class BadRequest(EngineError):
+class BadRequest(MalformedRequest, EngineError):
     """Malformed input; ``field`` names the offending part of the request."""
-
-    code = "bad_request"
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}" if field else message, rule="request.format")
-        self.field = field
-
-    def to_json(self) -> dict:
-        out = super().to_json()
-        out["field"] = self.field
-        return out

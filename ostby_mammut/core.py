@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rulekit.errors import RuleError
+from rulekit.errors import MalformedRequest, RuleError
 
 #: Loot kinds printed on the tiles (besides the animal species).
 AXE, SKIN, TUSK, MEAT, FIRE = "axe", "skin", "tusk", "meat", "fire"
@@ -159,16 +159,5 @@ class IllegalAction(MammutError):
         return out
 
 
-class BadRequest(MammutError):
+class BadRequest(MalformedRequest, MammutError):
     """Malformed input; ``field`` names the offending part of the request."""
-
-    code = "bad_request"
-
-    def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}" if field else message, rule="request.format")
-        self.field = field
-
-    def to_json(self) -> dict:
-        out = super().to_json()
-        out["field"] = self.field
-        return out
