@@ -1,4 +1,4 @@
-"""``maamut serve``, ``maamut demo``, ``maamut config`` and ``maamut bench soak``."""
+"""``maamut serve``, ``maamut demo``, ``maamut config``, ``maamut kit`` and ``maamut bench soak``."""
 
 from __future__ import annotations
 
@@ -90,6 +90,30 @@ def cmd_config(args) -> int:
     return 0
 
 
+def cmd_kit(args) -> int:
+    """Print files of the marker cards and the mat for the tiles the user measured."""
+    from vision.kit_size import KitSizeError
+    from vision.render_kit import write_kit
+
+    tile_mm = args.tile_mm
+    if tile_mm is None:
+        cfg = _load(args)
+        if cfg is None:
+            return 2
+        tile_mm = cfg.camera["tile_mm"]
+    try:
+        written = write_kit(args.out, tile_mm)
+    except KitSizeError as exc:
+        print(f"maamut: --tile-mm: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"maamut: cannot write the kit into {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    print(f"kit for tiles {tile_mm:g} mm across flats: " + ", ".join(written))
+    print("print at 100 % (no 'fit to page'); check the printed size line with a ruler")
+    return 0
+
+
 def cmd_bench_soak(args) -> int:
     from .soak import run_soak
 
@@ -125,6 +149,17 @@ def register(subparsers) -> None:
                               description="Print a commented default configuration file: "
                                           "maamut config > maamut.toml, then edit it.")
     p.set_defaults(handler=cmd_config)
+
+    p = subparsers.add_parser("kit", help="print the marker cards and the mat for your tiles' size",
+                              description="Write the six marker cards (A4 SVG sheets) and the full-size mat "
+                                          "for tiles N mm across flats: measure one tile with a ruler from a "
+                                          "straight side to the opposite one. Exit 2 for a size outside "
+                                          "25-120 mm.")
+    p.add_argument("--tile-mm", type=float, metavar="N",
+                   help="tile width across flats in mm (default: the configuration's [camera] tile_mm, 52)")
+    p.add_argument("--config", help="TOML configuration file whose [camera] tile_mm to use")
+    p.add_argument("--out", default="kit", help="folder to write the SVG files into (default: ./kit)")
+    p.set_defaults(handler=cmd_kit)
 
 
 def register_bench(bench_targets) -> None:

@@ -50,6 +50,9 @@ journal = "var/current-game.jsonl"
 # auto (the Pi camera, then the first USB webcam, else none) | picamera[:N] | webcam[:N] | FOLDER or VIDEO | none
 source = "auto"
 calibration = "var/calibration.json"
+# Your tiles' width across flats in mm (a ruler from one straight side to the opposite
+# one): `maamut kit --config FILE` prints marker cards and a mat for that size.
+tile_mm = 52.0
 
 [leds]
 # auto (our Pico firmware if plugged in, else simulated) | firmware | adalight | simulated
@@ -182,6 +185,22 @@ def check_camera_source(source) -> None:
                       "or an existing folder of frames or video file")
 
 
+def check_tile_mm(value) -> None:
+    """``[camera] tile_mm``: the tiles' width across flats, within what the kit can print.
+
+    >>> check_tile_mm(300)
+    Traceback (most recent call last):
+    ...
+    maamut.config.ConfigError: [camera] tile_mm: tile size 300 mm across flats is outside 25-120 mm: ...
+    """
+    from vision.kit_size import KitSizeError, unit_mm
+
+    try:
+        unit_mm(value)
+    except KitSizeError as exc:
+        raise ConfigError(f"[camera] tile_mm: {exc}") from None
+
+
 def check_leds(leds: dict) -> None:
     backend = leds.get("backend")
     if backend not in LED_BACKENDS:
@@ -224,6 +243,7 @@ def parse_config(text: str, base_dir: str = ".") -> Config:
     check_leds(cfg.leds)
     check_buttons(cfg.buttons)
     check_camera_source(cfg.camera.get("source"))
+    check_tile_mm(cfg.camera.get("tile_mm"))
     return cfg
 
 
