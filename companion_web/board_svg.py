@@ -197,6 +197,27 @@ def render_board(position: Mapping, *, events: Iterable[Mapping] = (), players_i
                        f'fill="#223">{name}</text>')
         out.append("</g>")
 
+    events = [e for e in events if isinstance(e, Mapping)]
+    # The last move's cells, as lichess marks them: where it started and where it ended
+    # (the hunter's move, and the mammoth's flight when there was one). Tinted under the
+    # traps and pieces, so a trap on the cell a hunter just reached keeps its colour.
+    last_cells: dict[str, str] = {}
+    for event in events:
+        if event.get("type") in ("hunter_moved", "mammoth_fled", "hunter_placed", "trap_placed"):
+            start = event.get("from")
+            end = event.get("to") or event.get("cell")
+            if isinstance(start, str) and start not in last_cells:
+                last_cells[start] = "from"
+            if isinstance(end, str):
+                last_cells[end] = "to"
+    for cell, kind in last_cells.items():
+        xy = _cell_xy(cell, size)
+        if xy is not None:
+            out.append(f'<polygon class="last-{kind}" data-cell="{escape(cell)}" '
+                       f'points="{_points(hexagon(xy[0], xy[1], size - 4))}" fill="{LAST_MOVE_FILL}" '
+                       f'fill-opacity="{".5" if kind == "to" else ".3"}" stroke="{LAST_MOVE_STROKE}" '
+                       f'stroke-width="{"5" if kind == "to" else "3"}"/>')
+
     for mark in marks:
         xy = _cell_xy(mark.get("cell"), size) if isinstance(mark, Mapping) else None
         if xy is None:
@@ -221,25 +242,6 @@ def render_board(position: Mapping, *, events: Iterable[Mapping] = (), players_i
                    f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(size * .62)}" fill="#3b2f2f" '
                    f'stroke="{colour}" stroke-width="5" stroke-dasharray="6 3"/></g>')
 
-    events = [e for e in events if isinstance(e, Mapping)]
-    # The last move's cells, as lichess marks them: where it started and where it ended
-    # (the hunter's move, and the mammoth's flight when there was one).
-    last_cells: dict[str, str] = {}
-    for event in events:
-        if event.get("type") in ("hunter_moved", "mammoth_fled", "hunter_placed", "trap_placed"):
-            start = event.get("from")
-            end = event.get("to") or event.get("cell")
-            if isinstance(start, str) and start not in last_cells:
-                last_cells[start] = "from"
-            if isinstance(end, str):
-                last_cells[end] = "to"
-    for cell, kind in last_cells.items():
-        xy = _cell_xy(cell, size)
-        if xy is not None:
-            out.append(f'<polygon class="last-{kind}" data-cell="{escape(cell)}" '
-                       f'points="{_points(hexagon(xy[0], xy[1], size - 4))}" fill="{LAST_MOVE_FILL}" '
-                       f'fill-opacity="{".5" if kind == "to" else ".3"}" stroke="{LAST_MOVE_STROKE}" '
-                       f'stroke-width="{"5" if kind == "to" else "3"}"/>')
     for event in events:
         if event.get("type") == "hunter_moved":
             points = _path_points(event, size)

@@ -11,19 +11,32 @@
   function showRows() { rows.forEach((row, i) => { row.hidden = i >= Number(count.value); }); }
   count.addEventListener("change", showRows); showRows();
 
-  let next = null;
+  let next = null, shownSvg = null, shownFrame = 0;
+  /* Draws the dealt board (start cells ringed for the hunter being placed) and the
+     camera's latest frame; called with each state the stream brings, so the camera's
+     view follows the table while people set it up. */
+  function show(view) {
+    if (!view || !view.position) return;
+    $("placing").hidden = false;
+    const nextNow = view.phase === "setup" ? view.next_to_place : null;
+    if (view.svg !== shownSvg || nextNow !== next) {
+      shownSvg = view.svg;
+      showSvg($("setup-board"), view.svg);
+      next = nextNow;
+      const who = (view.players || []).find((p) => p.id === next);
+      $("place-who").textContent = next ? t("place_next") + " " + (who ? who.name : next) + ". " + t("start_cells") : t("ready");
+      if (next) highlight(who ? who.colour : "#ffffff");
+    }
+    const cam = view.camera || {};
+    if (cam.frame && cam.frame !== shownFrame) {
+      shownFrame = cam.frame;
+      $("setup-camera").src = "/camera/frame?v=" + encodeURIComponent(cam.frame);
+      $("setup-camera-box").hidden = false;
+    }
+  }
   async function refresh() {
     const response = await fetch("/api/state", {credentials: "same-origin"});
-    const view = await response.json();
-    if (!view.position) return;
-    $("placing").hidden = false;
-    showSvg($("setup-board"), view.svg);
-    next = view.phase === "setup" ? view.next_to_place : null;
-    const who = (view.players || []).find((p) => p.id === next);
-    $("place-who").textContent = next ? t("place_next") + " " + (who ? who.name : next) + ". " + t("start_cells") : t("ready");
-    if (next) highlight(who ? who.colour : "#ffffff");
-    const cam = view.camera || {};
-    if (cam.frame) { $("setup-camera").src = "/camera/frame?v=" + encodeURIComponent(cam.frame); $("setup-camera-box").hidden = false; }
+    show(await response.json());
   }
 
   /* The legal start cells of the hunter being placed, outlined in his colour. */
@@ -66,6 +79,12 @@
     const {status, data} = await call("/api/game/place", {player: next, cell: target.dataset.cell});
     $("setup-error").textContent = status === 200 ? "" : data.error.message;
     refresh();
+  });
+  const source = new EventSource("/api/stream");
+  source.addEventListener("state", (event) => {
+    let view;
+    try { view = JSON.parse(event.data); } catch (e) { return; }
+    show(view);
   });
   refresh();
 })();
