@@ -238,3 +238,73 @@ def test_the_setup_page_shows_what_the_camera_sees_while_the_table_is_set_up(tmp
             camera.join(timeout=10)
         context.close()
         companion.close()
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+
+
+def test_the_led_mirror_and_the_live_page_fit_a_phone(server, browser):
+    """On a phone (390x844, 3x, touch) the referee's LED mirror draws each LED on its own
+    cell, inside the screen and big enough to read, and no page (live, referee, setup,
+    stand, sandbox) scrolls sideways."""
+    table = server.app.extensions["maamut_game"].session
+    game = _play(table, seed=1, turns=20)
+    hub = server.app.extensions["maamut_hub"]
+    leds = [[(40 * i) % 256, 120, 255 - (6 * i) % 256] for i in range(37)] + [[0, 255, 0]] * 4
+    hub.update(leds=leds)
+    context, phone = _context(browser, **PHONE)
+    try:
+        phone.goto(server.url + "/referee")
+        phone.fill("input[name='pin']", PIN)
+        phone.locator("form.login button[type='submit']").tap()
+        phone.wait_for_selector("#ref-board svg g.hunter")
+        expect(phone.locator("#leds circle.led[data-cell]")).to_have_count(37)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        mirror = phone.locator("#leds svg")
+        mirror.scroll_into_view_if_needed()
+        box = mirror.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390 and box["width"] >= 250
+        # Each LED sits in its own cell, in the board's layout: the cell's neighbours
+        # in the grid are its neighbours on the screen, and every LED is on screen.
+        dots = phone.locator("#leds circle.led[data-cell]").evaluate_all(
+            "cs => cs.map((c) => { const r = c.getBoundingClientRect(); "
+            "return {cell: c.dataset.cell, x: r.left + r.width / 2, y: r.top + r.height / 2, d: r.width, "
+            "fill: c.getAttribute('fill')}; })")
+        by_cell = {d["cell"]: d for d in dots}
+        assert len(by_cell) == 37
+        assert all(d["d"] >= 14 for d in dots)  # a dot a finger's width apart at least
+        assert all(0 <= d["x"] <= 390 for d in dots)
+        centre, east, south_east = by_cell["0,0"], by_cell["1,0"], by_cell["0,1"]
+        assert east["x"] > centre["x"] and abs(east["y"] - centre["y"]) < 1
+        assert south_east["y"] > centre["y"] and south_east["x"] > centre["x"]
+        assert len({(round(d["x"]), round(d["y"])) for d in dots}) == 37  # no two LEDs on one spot
+        from companion_web.view import default_led_layout
+
+        layout = default_led_layout()
+        for i, cell in enumerate(layout[:37]):
+            assert by_cell[cell]["fill"] == "#%02x%02x%02x" % tuple(leds[i])
+        expect(phone.locator("#leds circle.status-led")).to_have_count(4)
+        shot(phone, "phone-referee-led-mirror", full=True)
+        phone.goto(server.url + "/")
+        phone.wait_for_selector("#conn[data-state='live']")
+        expect(phone.locator("#log li")).to_have_count(len(game.entries()))
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        board = phone.locator("#board svg").bounding_box()
+        assert board["width"] >= 340 and board["x"] >= 0 and board["x"] + board["width"] <= 390
+        phone.locator("#log .turn-btn[data-turn='5']").tap()
+        expect(phone.locator("body")).to_have_attribute("data-viewing", "5")
+        phone.locator("#step-live").tap()
+        expect(phone.locator("body")).to_have_attribute("data-viewing", "live")
+        shot(phone, "phone-live", full=True)
+        # The referee's other pages too (the setup wizard's fieldsets were once wider than a phone).
+        for path in ("/setup", "/stand", "/sandbox"):
+            phone.goto(server.url + path)
+            phone.wait_for_load_state("load")
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390, path
+        shot(phone, "phone-sandbox", full=True)
+        phone.goto(server.url + "/setup")
+        phone.wait_for_selector("#setup-form")
+        shot(phone, "phone-setup", full=True)
+        assert phone.errors == []
+    finally:
+        context.close()
