@@ -160,8 +160,9 @@ def test_a_waiting_flight_shows_the_path_and_the_options_until_the_choice_is_mad
     page.wait_for_selector("#conn[data-state='live']")
     needs = next(filter(None, (_until_a_flight_waits(table, seed) for seed in range(1, 40))))
     options = sorted(o if isinstance(o, str) else cell_name(o) for o in needs.options)
-    flight = page.locator("#board svg polyline.flight")
-    expect(flight).to_have_count(1)
+    # (Waits for the waiting turn's update: an earlier turn's finished flight may still be drawn.)
+    expect(page.locator("#board circle.flee-option")).to_have_count(len(options))
+    expect(page.locator("#board svg polyline.flight")).to_have_count(1)
     shown = page.locator("#board circle.flee-option").evaluate_all("cs => cs.map((c) => c.dataset.cell)")
     assert sorted(shown) == options
     expect(page.locator("#status")).not_to_be_empty()
