@@ -35,6 +35,10 @@ def register(subparsers) -> None:
     p.add_argument("--hands", type=float, default=0.0, help="share of position frames with a hand over the board")
     p.add_argument("--mirror", action="store_true", help="mirror the frames, as some webcams do")
     p.add_argument("--max-tilt", type=float, default=25.0, help="largest camera tilt, degrees")
+    p.add_argument("--loose-cards", action="store_true",
+                   help="lay the marker cards by hand: each up to ±3 mm and ±5° off its printed spot")
+    p.add_argument("--hide-cards", default="", metavar="IDS",
+                   help="marker cards missing from every frame, e.g. 0,1 (comma-separated ids 0-5)")
     p.set_defaults(handler=run_render)
 
 
@@ -52,6 +56,8 @@ def register_bench(bench_subparsers) -> None:
     p.add_argument("--game-turns", type=int, default=12, help="turns per rendered game")
     p.add_argument("--stacks", type=int, default=50,
                    help="also read this many scenes where every hunter stands on a trap of his own colour")
+    p.add_argument("--loose-cards", type=int, default=50, metavar="N",
+                   help="also read N sets whose marker cards were laid by hand (±3 mm, ±5° off their spot)")
     p.add_argument("--photo", nargs="?", const="", default=None, metavar="DIR",
                    help="read path-traced photo tables instead (default: the set kept in "
                         "tests/vision_reader/data/photo; see sim/photo/generate.py to render more)")
@@ -66,7 +72,7 @@ def run_render(args) -> int:
 
     from engine.hexgrid import cell_name
 
-    from .render import Kit, random_hand, random_layout, random_scene, render_frame, setup_scenes
+    from .render import Kit, loose_cards, random_hand, random_layout, random_scene, render_frame, setup_scenes
     from .render_palette import random_look
 
     try:
@@ -75,22 +81,38 @@ def run_render(args) -> int:
         return _fail(f"cannot create {args.out}: {exc.strerror}")
     if not 0 <= args.hands <= 1:
         return _fail("--hands must be between 0 and 1")
+    try:
+        hidden = tuple(sorted({int(v) for v in args.hide_cards.split(",") if v.strip()}))
+    except ValueError:
+        hidden = (-1,)
+    if not set(hidden) <= set(range(6)):
+        return _fail(f"--hide-cards: expected marker ids 0 to 5 separated by commas, got {args.hide_cards!r}")
     rng = np.random.default_rng(args.seed)
     kit = Kit(Kit.random(rng).palette, random_look(rng, max_tilt_deg=args.max_tilt))
     tiles = random_layout(rng)
+    # The cards' own generator: the same seed draws the same set with or without them.
+    cards = loose_cards(np.random.default_rng([args.seed, 1])) if args.loose_cards else None
     truth = {"seed": args.seed, "tiles": {cell_name(i): t for i, t in enumerate(tiles)},
              "palette": {"hunter_shape": kit.palette.hunter_shape, "trap_shape": kit.palette.trap_shape,
                          "mammoth_shape": kit.palette.mammoth_shape},
              "setup": [], "frames": []}
+    if cards:
+        # Where each card was laid: shift in tile units (east, south) and turn in degrees.
+        truth["cards"] = {str(k): {"shift": [round(dx, 4), round(dy, 4)], "turn_deg": round(float(np.degrees(t)), 2)}
+                          for k, (dx, dy, t) in sorted(cards.items())}
+    if hidden:
+        truth["hidden_cards"] = list(hidden)
     for index, scene in enumerate(setup_scenes(tiles, rng, args.hunters)):
         name = f"setup-{index}.png"
-        image, _ = render_frame(scene, kit.palette, kit.nudged(rng), rng, mirror=args.mirror)
+        image, _ = render_frame(scene, kit.palette, kit.nudged(rng), rng, mirror=args.mirror, cards=cards,
+                                hidden_cards=hidden)
         cv2.imwrite(os.path.join(args.out, name), image)
         truth["setup"].append({"file": name, **scene.to_json()})
     for index in range(args.frames):
         scene = random_scene(rng, tiles=tiles, n_hunters=args.hunters)
         hand = random_hand(rng) if rng.random() < args.hands else None
-        image, info = render_frame(scene, kit.palette, kit.nudged(rng), rng, hand=hand, mirror=args.mirror)
+        image, info = render_frame(scene, kit.palette, kit.nudged(rng), rng, hand=hand, mirror=args.mirror,
+                                   cards=cards, hidden_cards=hidden)
         name = f"frame-{index:03d}.png"
         cv2.imwrite(os.path.join(args.out, name), image)
         truth["frames"].append({"file": name, **scene.to_json(),
@@ -118,6 +140,10 @@ def run_bench(args) -> int:
         from .vision_bench import run_stack_bench
         # Their own seed range (scenes + 500 000), away from the scenes' and the tests'.
         result.update(run_stack_bench(args.stacks, args.seed + 500_000))
+    if args.loose_cards:
+        from .vision_bench import run_loose_cards_bench
+        # Their own seed range (scenes + 300 000), away from the scenes', the stacks' and the tests'.
+        result.update(run_loose_cards_bench(args.loose_cards, args.seed + 300_000))
     if args.games:
         from .tracker_bench import run as track_games
 

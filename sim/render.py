@@ -23,6 +23,7 @@ from engine.hexgrid import CENTRE, NUM_CELLS, RING, ring
 
 from vision.geometry import (ARUCO_DICTIONARY, BOARD_RADIUS, CELL_CENTRES, MARKER_IDS, MARKER_QUIET,
                        MARKER_SIZE, board_outline, marker_centre, project)
+from vision.kit_size import DEFAULT_TILE_MM, unit_mm
 from .render_palette import Look, Palette, random_look, random_palette
 
 IMAGE_SIZE = (1280, 960)
@@ -229,8 +230,41 @@ def _draw_mammoth(img, cell, pal: Palette, rng):
     _poly(img, _circle(cx - 0.25 * math.cos(angle), cy - 0.25 * math.sin(angle), 0.05), (20, 20, 20))
 
 
-def _draw_marker(img, marker_id: int):
-    """Draw a marker cell by cell at its exact board position (anti-aliased)."""
+#: Cards laid by hand: how far off their printed spot (millimetres at the kit's scale)
+#: and how much turned (degrees), at most.
+LOOSE_CARD_SHIFT_MM, LOOSE_CARD_TURN_DEG = 3.0, 5.0
+
+
+def loose_cards(rng: np.random.Generator, shift_mm: float = LOOSE_CARD_SHIFT_MM,
+                turn_deg: float = LOOSE_CARD_TURN_DEG, tile_mm: float = DEFAULT_TILE_MM) -> dict:
+    """Where a player's hands put each marker card: ``{id: (dx, dy, turn)}``, the shift in
+    board units (up to ``shift_mm`` per axis at the scale of tiles ``tile_mm`` across
+    flats) and the turn in radians (up to ``turn_deg``).
+
+    >>> cards = loose_cards(np.random.default_rng(3))
+    >>> sorted(cards) == list(MARKER_IDS), all(abs(dx) <= 0.1 for dx, _, _ in cards.values())
+    (True, True)
+    """
+    limit = shift_mm / unit_mm(tile_mm)
+    return {marker: (float(rng.uniform(-limit, limit)), float(rng.uniform(-limit, limit)),
+                     float(np.radians(rng.uniform(-turn_deg, turn_deg)))) for marker in MARKER_IDS}
+
+
+def _card_points(marker_id: int, points, cards: dict | None) -> np.ndarray:
+    """Board points of a card drawn at its printed spot, moved to where it was laid."""
+    pts = np.asarray(points, dtype=np.float64)
+    if not cards or marker_id not in cards:
+        return pts
+    dx, dy, turn = cards[marker_id]
+    centre = np.array(marker_centre(marker_id))
+    c, s = math.cos(turn), math.sin(turn)
+    rel = pts - centre
+    return centre + np.array([dx, dy]) + rel @ np.array([[c, s], [-s, c]])
+
+
+def _draw_marker(img, marker_id: int, cards: dict | None = None):
+    """Draw a marker cell by cell at its board position (anti-aliased), or where it was
+    laid (``cards``, see :func:`loose_cards`)."""
     dictionary = cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY)
     bits = cv2.aruco.generateImageMarker(dictionary, marker_id, 6) < 128   # 4x4 code + border
     cx, cy = marker_centre(marker_id)
@@ -238,11 +272,16 @@ def _draw_marker(img, marker_id: int):
     x0, y0 = cx - MARKER_SIZE / 2, cy - MARKER_SIZE / 2
     for row, col in zip(*np.nonzero(bits)):
         x, y = x0 + col * step, y0 + row * step
-        _poly(img, [(x, y), (x + step, y), (x + step, y + step), (x, y + step)], (0, 0, 0), shift=6)
+        _poly(img, _card_points(marker_id, [(x, y), (x + step, y), (x + step, y + step), (x, y + step)], cards),
+              (0, 0, 0), shift=6)
 
 
-def board_texture(scene: Scene, pal: Palette, rng: np.random.Generator) -> np.ndarray:
-    """The board seen straight from above (BGR), board centre at the texture centre."""
+def board_texture(scene: Scene, pal: Palette, rng: np.random.Generator, cards: dict | None = None,
+                  hidden_cards=()) -> np.ndarray:
+    """The board seen straight from above (BGR), board centre at the texture centre.
+
+    ``cards`` moves marker cards off their printed spot (:func:`loose_cards`);
+    ``hidden_cards`` are not on the board at all (lost, or under a box lid)."""
     img = np.zeros((TEX_SIZE, TEX_SIZE, 3), np.uint8)
     _poly(img, board_outline(), _bgr(pal.board))
     for cell, name in enumerate(scene.tiles):
@@ -251,8 +290,11 @@ def board_texture(scene: Scene, pal: Palette, rng: np.random.Generator) -> np.nd
     for marker in MARKER_IDS:
         cx, cy = marker_centre(marker)
         h = MARKER_SIZE / 2 + MARKER_QUIET
-        _poly(img, [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)], paper)
-        _draw_marker(img, marker)
+        if marker in hidden_cards:
+            continue
+        _poly(img, _card_points(marker, [(cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h)],
+                                cards), paper)
+        _draw_marker(img, marker, cards)
     colour_of = {label: pal.players[int(label[1:]) % len(pal.players)] for label in
                  set(scene.hunters) | set(scene.traps.values())}
     for cell, owner in scene.traps.items():
@@ -388,8 +430,12 @@ def occluded_truth(mask: np.ndarray, hom: np.ndarray) -> tuple[int, ...]:
 
 
 def render_frame(scene: Scene, palette: Palette, look: Look, rng: np.random.Generator,
-                 hand: Hand | None = None, mirror: bool = False, size=IMAGE_SIZE):
-    """Render one BGR frame and its truth: ``(image, {"homography", "occluded_cells"})``."""
+                 hand: Hand | None = None, mirror: bool = False, size=IMAGE_SIZE, cards: dict | None = None,
+                 hidden_cards=()):
+    """Render one BGR frame and its truth: ``(image, {"homography", "occluded_cells"})``.
+
+    The homography is the tiles' (board units to pixels); marker cards laid by hand
+    (``cards``) are off it by their shift and turn."""
     w, h = size
     look = fit_look(look, size)
     hom = camera_homography(look, size)
@@ -399,7 +445,7 @@ def render_frame(scene: Scene, palette: Palette, look: Look, rng: np.random.Gene
     grain = cv2.resize(rng.normal(0, 1, (h // 16, w // 64)).astype(np.float32), (w, h))
     table *= (1 + 0.06 * grain)[..., None]
     img = np.clip(table, 0, 255).astype(np.uint8)
-    tex = board_texture(scene, palette, rng)
+    tex = board_texture(scene, palette, rng, cards, hidden_cards)
     alpha_tex = np.zeros((TEX_SIZE, TEX_SIZE), np.uint8)
     _poly(alpha_tex, board_outline(), 255)
     to_tex = np.array([[TEX_SCALE, 0, _TEX_C], [0, TEX_SCALE, _TEX_C], [0, 0, 1]])

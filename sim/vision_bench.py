@@ -159,3 +159,69 @@ def run_stack_bench(n_scenes: int = 50, seed: int = 1_500_000) -> dict:
             "stacked_boards_correct": round(boards_ok / max(n_scenes, 1), 4),
             "stacked_hunters_missed": missed, "stacked_phantom_hunters": phantoms,
             "stacked_failed_seeds": failures[:20]}
+
+
+#: Cards left visible when hands hide the rest: two or three neighbours on one side.
+ONE_SIDE_CARDS = ((0, 1), (1, 2, 3), (3, 4), (4, 5, 0))
+
+
+def far_side_drift(calibration, before: np.ndarray, image: np.ndarray, visible) -> float:
+    """How far (tile units, largest over the cells) a fit from only the ``visible`` cards
+    of ``image`` puts the cells on the other side of the board, against the fit from all
+    of its cards; the board was seen whole in ``before`` (as in play: hands come later)."""
+    from vision.geometry import CELL_CENTRES, BoardLocator, marker_centre, project
+    full = BoardLocator(cards=calibration.cards).locate(image)
+    locator = BoardLocator(cards=calibration.cards)
+    locator.locate(before)
+    found = locator.detect(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    geometry = locator.fit({i: c for i, c in found.items() if i in visible})
+    if geometry is None or full is None:
+        return float("inf")
+    side = np.mean([marker_centre(i) for i in visible], axis=0)
+    far = CELL_CENTRES[CELL_CENTRES @ side < 0]
+    h = full.homography
+    scale = np.linalg.norm(project(h, [[1, 0]])[0] - project(h, [[0, 0]])[0])
+    return float(np.linalg.norm(project(geometry.homography, far) - project(h, far), axis=1).max() / scale)
+
+
+def run_loose_cards_bench(n_scenes: int = 50, seed: int = 1_300_000) -> dict:
+    """Sets whose six marker cards were laid by hand (each up to ±3 mm and ±5° off its
+    printed spot, :func:`~sim.render.loose_cards`): calibrated and read like the main
+    bench, plus how far a fit from 2-3 cards on one side drifts on the far side."""
+    from .render import loose_cards
+    right = wrong = cells = failed_calibrations = 0
+    drifts, failures = [], []
+    for i in range(n_scenes):
+        rng = np.random.default_rng(seed + i)
+        kit = Kit.random(rng)
+        cards = loose_cards(rng)
+        tiles = random_layout(rng)
+        n_hunters = int(rng.integers(2, 5))
+        try:
+            calibration = learn([render_frame(s, kit.palette, kit.nudged(rng), rng, cards=cards)[0]
+                                 for s in setup_scenes(tiles, rng, n_hunters)])
+        except ValueError:
+            failed_calibrations += 1
+            failures.append(seed + i)
+            cells += len(tiles)
+            wrong += len(tiles)
+            continue
+        scene = random_scene(rng, tiles=tiles, n_hunters=n_hunters)
+        before, _ = render_frame(scene, kit.palette, kit.nudged(rng), rng, cards=cards)
+        image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng, cards=cards)
+        reader = BoardReader(calibration)
+        obs = reader.read(image, timestamp=0.0)
+        bad = wrong_cells(obs, scene)
+        cells += len(scene.tiles)
+        wrong += len(bad)
+        right += not bad
+        if bad:
+            failures.append(seed + i)
+        drifts.append(far_side_drift(calibration, before, image, ONE_SIDE_CARDS[i % len(ONE_SIDE_CARDS)]))
+    return {"loose_cards_scenes": n_scenes,
+            "loose_cards_frames_right": round(right / max(n_scenes, 1), 4),
+            "loose_cards_cell_error": round(wrong / max(cells, 1), 6),
+            "loose_cards_calibrations_failed": failed_calibrations,
+            "loose_cards_far_side_drift_max": round(max(drifts), 4) if drifts else None,
+            "loose_cards_far_side_drift_mean": round(float(np.mean(drifts)), 4) if drifts else None,
+            "loose_cards_failed_seeds": failures[:20]}

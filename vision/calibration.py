@@ -26,7 +26,8 @@ import numpy as np
 from engine.hexgrid import CENTRE, NUM_CELLS
 
 from .colour import TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance, relit_gain, to_lab
-from .geometry import BoardLocator, CellSampler, Geometry, mirror_frame
+from .geometry import (BOARD_RADIUS, CARDS_AGREE, MARKER_IDS, BoardLocator, CellSampler, Geometry, learn_cards, mirror_frame,
+                       refine_on_tiles)
 
 FORMAT = "maamut-vision-calibration/1"
 MAX_HUNTERS = 4
@@ -58,6 +59,9 @@ class Calibration:
     mirrored: bool = False                  # the camera delivers mirror images
     pieces: str = "kit"                     # "kit" (outlined tokens) or "figures" (any shape)
     mammoth_kind: str = "kit"               # "kit" (a token covering its cell) or "figure" (standing)
+    #: Where each marker card really lies on the board (id -> 4 corners, board units),
+    #: learnt on the tiles' edges at setup; cards laid by hand are a little off their spot.
+    cards: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         r = lambda c: [round(float(v), 5) for v in c]  # noqa: E731 - tiny local formatter
@@ -66,7 +70,9 @@ class Calibration:
                 "mammoth": r(self.mammoth), "rim": r(self.rim),
                 "hunters": {k: r(v) for k, v in self.hunters.items()}, "mirrored": self.mirrored,
                 **({} if self.pieces == "kit" else {"pieces": self.pieces}),
-                **({} if self.mammoth_kind == "kit" else {"mammoth_kind": self.mammoth_kind})}
+                **({} if self.mammoth_kind == "kit" else {"mammoth_kind": self.mammoth_kind}),
+                **({"cards": {str(k): [[round(float(x), 4), round(float(y), 4)] for x, y in np.asarray(v)]
+                              for k, v in sorted(self.cards.items())}} if self.cards else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Calibration":
@@ -103,7 +109,8 @@ class Calibration:
         return cls(tuple(tiles), {k: colour(tc[k], f"tile_colours.{k}") for k in TILE_CLASSES},
                    colour(obj.get("mammoth"), "mammoth"), colour(obj.get("rim"), "rim"),
                    {str(k): colour(v, f"hunters.{k}") for k, v in hunters.items()},
-                   bool(obj.get("mirrored", False)), pieces, _choice(obj, "mammoth_kind", MAMMOTH_KINDS))
+                   bool(obj.get("mirrored", False)), pieces, _choice(obj, "mammoth_kind", MAMMOTH_KINDS),
+                   _cards(obj.get("cards", {})))
 
     def save(self, path) -> None:
         with open(path, "w", encoding="utf-8") as fh:
@@ -119,6 +126,31 @@ class Calibration:
         except json.JSONDecodeError as exc:
             raise CalibrationError(f"calibration {path} is not JSON: {exc}") from None
         return cls.from_json(obj)
+
+
+def _cards(value) -> dict:
+    """The optional ``cards`` of a calibration: ``{"0": [[x, y] * 4], ...}``, ids 0..5.
+
+    >>> _cards({"7": [[0, 0]] * 4})
+    Traceback (most recent call last):
+    ...
+    vision.calibration.CalibrationError: cards: expected marker ids 0 to 5 with 4 corners [x, y] each
+    """
+    message = "cards: expected marker ids 0 to 5 with 4 corners [x, y] each"
+    if not isinstance(value, dict):
+        raise CalibrationError(message)
+    cards = {}
+    for key, corners in value.items():
+        if key not in {str(i) for i in MARKER_IDS}:
+            raise CalibrationError(message)
+        try:
+            pts = np.asarray(corners, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise CalibrationError(message) from None
+        if pts.shape != (4, 2) or not np.isfinite(pts).all() or np.abs(pts).max() > 2 * BOARD_RADIUS:
+            raise CalibrationError(message)
+        cards[int(key)] = pts
+    return cards
 
 
 def _choice(obj, key, allowed):
@@ -155,6 +187,17 @@ def learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     geometry, mirrored = locate_with_mirror(frames[0], locator)
     if geometry is None:
         raise CalibrationError("setup frame 1: board markers not found (need 2 of the 6 visible)")
+    # Cards that disagree with one another were laid by hand off their spot: find where
+    # they really lie from the first frame's fit aligned on the tiles' own edges. Every
+    # later fit (here and in play) uses those positions, so a fit from the two or three
+    # cards that hands leave visible agrees with the whole board's.
+    cards = {}
+    frame0 = mirror_frame(frames[0]) if mirrored else frames[0]
+    if geometry.error > CARDS_AGREE * geometry.pixels_per_unit():
+        refined = refine_on_tiles(frame0, geometry.homography)
+        cards = learn_cards([(geometry.homography if refined is None else refined, geometry.seen)])
+        locator.cards = cards
+        geometry = locator.fit(locator.detect(cv2.cvtColor(frame0, cv2.COLOR_BGR2GRAY))) or geometry
     medians = []
     for index, frame in enumerate(frames):
         if mirrored:
@@ -223,7 +266,8 @@ def learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         if model == "kit":
             mammoth = _learn_mammoth_figure(_probe(frames[0], mirrored, locator, sampler, geometry), refs_cell, gains)
     return Calibration(tuple(tiles), {k: tuple(float(x) for x in v) for k, v in refs.items()},
-                       tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored, model, mammoth_kind)
+                       tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored, model,
+                       mammoth_kind, cards)
 
 
 #: A cell with at least this many moved probe points shows a change (see :func:`moved_cells`).

@@ -134,7 +134,7 @@ class BoardReader:
     def __init__(self, calibration: Calibration, lock_tiles: bool = False):
         self.calibration = calibration
         self.lock_tiles = lock_tiles
-        self.locator = BoardLocator()
+        self.locator = BoardLocator(cards=calibration.cards)
         self.sampler = CellSampler()
         self.labels = list(calibration.hunters)
         self._tile_refs = np.array([calibration.tile_colours[k] for k in TILE_CLASSES])
