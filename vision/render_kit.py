@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 
 import cv2
 import numpy as np
@@ -123,6 +124,10 @@ def write_kit(folder: str, tile_mm: float = DEFAULT_TILE_MM) -> list[str]:
     sheets = marker_card_sheets(tile_mm)      # checks the size before anything is written
     names = ["markers.svg"] if len(sheets) == 1 else [f"markers-{k + 1}.svg" for k in range(len(sheets))]
     os.makedirs(folder, exist_ok=True)
+    # Sheets of an earlier size in the same folder would be printed with the new ones.
+    for name in os.listdir(folder):
+        if name not in names and (name == "markers.svg" or re.fullmatch(r"markers-\d+\.svg", name)):
+            os.remove(os.path.join(folder, name))
     written = []
     for name, text in (*zip(names, sheets), ("board_layout.svg", board_layout_svg(tile_mm))):
         path = os.path.join(folder, name)

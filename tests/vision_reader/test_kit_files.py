@@ -84,6 +84,11 @@ def test_maamut_kit_writes_the_scaled_files_and_refuses_absurd_sizes(tmp_path, c
     root = ET.fromstring((tmp_path / "kit" / "board_layout.svg").read_text(encoding="utf-8"))
     size = float(root.get("viewBox").split()[2])
     assert size == pytest.approx(2 * BOARD_RADIUS * 60 / math.sqrt(3) + 10, abs=0.1)
+    # Redrawn at another size into the same folder: no sheet of the old size is left.
+    assert main(["kit", "--tile-mm", "100", "--out", str(tmp_path / "kit")]) == 0
+    assert sorted(os.listdir(tmp_path / "kit")) == ["board_layout.svg"] + [f"markers-{k}.svg" for k in range(1, 4)]
+    assert main(["kit", "--tile-mm", "52", "--out", str(tmp_path / "kit")]) == 0
+    assert sorted(os.listdir(tmp_path / "kit")) == ["board_layout.svg", "markers.svg"]
     for bad in ("300", "0", "-52", "nan"):
         assert main(["kit", "--tile-mm", bad, "--out", str(tmp_path / bad)]) == 2
         assert "across flats" in capsys.readouterr().err
