@@ -467,9 +467,14 @@ def render_frame(scene: Scene, palette: Palette, look: Look, rng: np.random.Gene
         cx, cy = rng.uniform(0.2, 0.8) * w, rng.uniform(0.2, 0.8) * h
         rad = rng.uniform(0.15, 0.35) * w
         light *= 1 - 0.35 * np.exp(-(((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * rad * rad)))
+    if look.hotspot is not None:
+        (hx, hy, hr), strength = look.hotspot[:3], look.hotspot[3]
+        light *= 1 + strength * np.exp(-(((xs - hx * w) ** 2 + (ys - hy * h) ** 2) / (2 * (hr * w) ** 2)))
     light = cv2.resize(light.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     cast = np.array(look.cast[::-1], np.float32)
     out = img.astype(np.float32) * (light[..., None] * cast)
+    if any(look.ambient):
+        out += np.array(look.ambient[::-1], np.float32)
     if look.blur > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), look.blur)
     if look.noise > 0:

@@ -107,6 +107,13 @@ class Look:
     noise: float          # Gaussian noise sigma, 0..255 units
     jpeg: int             # JPEG quality, 0 = none
     shadow: bool = False  # a soft shadow (lamp, head) across the board
+    #: Light that is not reflected by the print: a window's daylight washing the board
+    #: out, or a glossy print's sheen (0..255 units added to every channel, after the
+    #: lamp). Dark colours lighten far more than bright ones, unlike a gain.
+    ambient: tuple = (0.0, 0.0, 0.0)
+    #: A lamp's hotspot: (x, y, radius) as fractions of the image, and its strength
+    #: (1.0 doubles the light at its centre; whites clip).
+    hotspot: tuple | None = None
 
 
 def random_look(rng: np.random.Generator, max_tilt_deg: float = 25.0) -> Look:

@@ -359,13 +359,17 @@ def run(n_games: int = 50, seed: int = 1_000_000, rendered: bool = False, max_tu
 
 
 # -- rendered games (camera frames through the renderer, the reader and the tracker) -------
-def render_frames(script: GameScript, seed: int = 0, hold: int = 6, hand_frames: int = 2, fps: float = 30.0):
+def render_frames(script: GameScript, seed: int = 0, hold: int = 6, hand_frames: int = 2, fps: float = 30.0,
+                  relight: dict | None = None):
     """Camera frames of the scripted game: ``(timestamp, BGR frame, step index)``.
 
     Each board is drawn once and held for ``hold`` frames (a still camera); before it,
     a hand reaches over the board for ``hand_frames`` frames. The set's palette, token
     shapes and camera pose come from ``seed``; the board is nudged and the light shifts
-    a little between boards, and now and then a lamp is switched on.
+    a little between boards, and now and then a lamp is switched on. ``relight`` maps a
+    step index to :class:`sim.render_palette.Look` fields changed from that step on
+    (``{"ambient": (70, 60, 40)}``: daylight washing the board out): before that step's
+    hand, the board as it stands is shown still under the new light for ``hold`` frames.
     """
     import numpy as np
     from dataclasses import replace
@@ -379,6 +383,7 @@ def render_frames(script: GameScript, seed: int = 0, hold: int = 6, hand_frames:
     tiles = tuple(tile.value for tile in script.tiles)
     on_top: list[str] = []  # hunters in the order they were last put down: the latest is on top
     previous: dict = {}
+    previous_scene = None
     for index, step in enumerate(script.steps):
         if step.kind == "pass":
             yield t, None, index
@@ -391,6 +396,14 @@ def render_frames(script: GameScript, seed: int = 0, hold: int = 6, hand_frames:
         previous = hunters
         scene = Scene(tiles, board.mammoth, {label: hunters[label] for label in on_top if label in hunters},
                       dict(board.traps))
+        if relight and index in relight:
+            look = replace(look, **relight[index])
+            if previous_scene is not None:
+                frame, _ = render_frame(previous_scene, kit.palette, look, rng)
+                for _ in range(hold):
+                    yield t, frame, index - 1
+                    t += 1.0 / fps
+        previous_scene = scene
         if step.hand:
             for _ in range(hand_frames):
                 frame, _ = render_frame(scene, kit.palette, look, rng, hand=random_hand(rng))

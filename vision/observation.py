@@ -22,3 +22,4 @@ class Observation:
     cell_confidence: tuple[float, ...]  # per cell, confidence of the token reading (0..1)
     occluded_cells: tuple[int, ...] = ()  # cells hidden/unreadable in this frame
     glare_cells: tuple[int, ...] = ()     # cells whose tile shows clipped whites (a lamp's hotspot)
+    light_level: float | None = None      # how bright the board's whites are (0..1 of the camera's range)

@@ -188,6 +188,8 @@ class BoardReader:
         tile_med = np.median(first["tile"], axis=1)
         self._glare = tuple(int(c) for c in np.flatnonzero(
             (first["tile"].min(axis=2) >= GLARE_LEVEL).mean(axis=1) >= GLARE_SHARE))
+        # The board's whites: the brightest tiles' rings (a board too dark to read).
+        self._light_level = float(np.percentile(tile_med.max(axis=1), 90))
         tile_lab = to_lab(tile_med)
         classes, tile_conf, _ = self._read_tiles(tile_lab)
         refs = self._tile_refs[classes]                       # (37, 3) setup colour of each tile
@@ -421,6 +423,7 @@ class BoardReader:
             cell_confidence=tuple(round(float(v), 4) for v in cell_conf),
             occluded_cells=occluded_cells,
             glare_cells=self._glare,
+            light_level=round(self._light_level, 4),
         )
 
 
@@ -446,6 +449,22 @@ def observation_to_json(obs: Observation) -> dict:
 _COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
 
 
+def glare_direction(glare_cells) -> str:
+    """Where on the board a lamp's hotspot is: a compass point, or ``"middle"``.
+
+    >>> from engine.hexgrid import parse_cell
+    >>> glare_direction([parse_cell("0,3"), parse_cell("1,2")])
+    'south-east'
+    >>> glare_direction([parse_cell("0,0")])
+    'middle'
+    """
+    x, y = CELL_CENTRES[list(glare_cells)].mean(axis=0)
+    if np.hypot(x, y) < 1.5:
+        return "middle"
+    # Board y points south: the compass angle is measured with north up.
+    return _COMPASS[int(round(np.degrees(np.arctan2(-y, x)) / 45.0)) % 8]
+
+
 def light_advice(glare_cells) -> str | None:
     """What to tell the players when a lamp's hotspot clips the tiles, or None.
 
@@ -458,12 +477,8 @@ def light_advice(glare_cells) -> str | None:
     cells = list(glare_cells)
     if not cells:
         return None
-    x, y = CELL_CENTRES[cells].mean(axis=0)
-    if np.hypot(x, y) < 1.5:
-        where = "the middle of the board"
-    else:
-        # Board y points south: the compass angle is measured with north up.
-        where = "the " + _COMPASS[int(round(np.degrees(np.arctan2(-y, x)) / 45.0)) % 8]
+    where = glare_direction(cells)
+    where = "the middle of the board" if where == "middle" else "the " + where
     return f"too bright over {where}: lower or move the lamp"
 
 

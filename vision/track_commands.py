@@ -25,6 +25,7 @@ from engine.notation import turn_to_text
 
 from .calibration import Calibration, CalibrationError
 from .reader import BoardReader
+from .relight import LightWatch
 from .sources import SourceError, open_source
 from .stability import StabilityFilter
 from .track_setup import SetupLearner
@@ -56,6 +57,10 @@ class TrackRun:
                                    stability=StabilityFilter(frames=required, max_hidden_cells=MAX_HIDDEN_CELLS))
         self.reader: BoardReader | None = None
         self.frames_seen = 0
+        #: The light (warnings for the page, re-learning it under a game in progress).
+        self.light = LightWatch(required=required)
+        #: Called with each re-learnt calibration (the camera loop saves it).
+        self.on_relearn = None
         if calibration is not None:
             self._start_reading(calibration)
 
@@ -87,6 +92,23 @@ class TrackRun:
         if self.tracker.phase == "layout" and observation.board_found:
             observation = _with_tiles(observation, self.reader.calibration.tiles)
         self.tracker.feed(observation)
+        fresh = self.light.feed(timestamp, frame, observation, self.tracker, self.reader.calibration,
+                                MAX_HIDDEN_CELLS)
+        if fresh is not None:
+            self._relearnt(fresh, timestamp)
+
+    def request_relearn(self, timestamp: float | None = None) -> None:
+        """Re-learn the light on the next still board that shows the game (the referee's button)."""
+        self.light.request(timestamp)
+
+    def _relearnt(self, calibration: Calibration, timestamp: float) -> None:
+        # Only the reader's colours change: the game, its journal and the labels stay.
+        self.reader = BoardReader(calibration, lock_tiles=True)
+        by = self.light.last.by
+        self.tracker.reports.append({"type": "light_relearnt", "time": round(timestamp, 3), "cells": [],
+                                     "message": f"the light was re-learnt ({'referee' if by == 'button' else 'automatically'})"})
+        if self.on_relearn is not None:
+            self.on_relearn(calibration, by)
 
     def finish(self) -> None:
         """The recording ended: passes pressed after its last frame still count."""

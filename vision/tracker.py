@@ -396,6 +396,10 @@ class GameTracker:
         """The stable observation the tracker acted on last (for the camera view on the page)."""
         return self._last_observation
 
+    def label_of(self, player: str) -> str:
+        """The calibration's colour label of a player's pieces (``c0``... in seat order)."""
+        return self._label_of(player)
+
     def _label_of(self, player: str) -> str:
         return next((label for label, p in self.label_to_player.items() if p == player),
                     f"c{self.players.index(player)}" if player in self.players else "?")
