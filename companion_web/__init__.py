@@ -64,9 +64,9 @@ def create_app(config: Mapping | object | None = None) -> Flask:
                                             app.config["PIN_LOCKOUT_S"])
     app.jinja_env.globals.update(csrf_token=csrf_token, is_referee=is_referee)
 
-    from . import api, control, hints, pages, stream
+    from . import api, camera, control, hints, pages, stream
 
-    for blueprint in (pages.bp, api.bp, control.bp, stream.bp, hints.bp):
+    for blueprint in (pages.bp, api.bp, control.bp, stream.bp, hints.bp, camera.bp):
         app.register_blueprint(blueprint)
 
     app.after_request(add_security_headers)

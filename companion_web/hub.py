@@ -22,8 +22,9 @@ The state the app publishes is a dict; every key is optional:
 - ``led_cells``: the cell under each LED (``None`` for a status LED), when the LED
   chain is not the default serpentine;
 - ``leds``: ``[[r, g, b], ...]`` from the simulated LED backend;
-- ``camera``: ``{"frame": n, "confidence": {"q,r": 0.0-1.0}}``, set by
-  :meth:`GameHub.publish_frame` together with the frame itself.
+- ``camera``: ``{"frame": n, "confidence": {"q,r": 0.0-1.0}, "light": {...}}``, set by
+  :meth:`GameHub.publish_frame` together with the frame itself; ``light`` is the camera's
+  word on the light (``vision.relight.LightWatch.status``: warnings and the last re-learn).
 
 >>> hub = GameHub(render=lambda state: {"n": len(state)})
 >>> hub.publish({"winner": None})
@@ -130,7 +131,7 @@ class GameHub:
             return self._publish(state)
 
     def publish_frame(self, jpeg: bytes, confidence: dict | None = None,
-                       content_type: str = "image/jpeg") -> int:
+                       content_type: str = "image/jpeg", light: dict | None = None) -> int:
         """Store the camera's latest annotated frame (the vision part draws the detected
         grid on it) and tell the pages, with the per-cell confidences ``{"q,r": 0..1}``.
 
@@ -145,7 +146,8 @@ class GameHub:
                 number = self._frame[0]
                 previous = self._state.get("camera") or {}
             camera = {"frame": number,
-                      "confidence": confidence if confidence is not None else previous.get("confidence", {})}
+                      "confidence": confidence if confidence is not None else previous.get("confidence", {}),
+                      "light": light if light is not None else previous.get("light")}
             self.update(camera=camera)
             return number
 

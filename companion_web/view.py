@@ -180,5 +180,35 @@ def live_view(state: Mapping) -> dict:
         # The page's own address (published by the app), shown with a QR code to join.
         "url": state.get("url") if isinstance(state.get("url"), str) and len(state.get("url")) < 200 else None,
         "camera": {"frame": int(camera.get("frame", 0) or 0),
-                   "confidence": camera.get("confidence") if isinstance(camera.get("confidence"), Mapping) else {}},
+                   "confidence": camera.get("confidence") if isinstance(camera.get("confidence"), Mapping) else {},
+                   "light": _light_view(camera.get("light"))},
     }
+
+
+_LIGHT_KINDS = ("glare", "dark", "unreadable")
+_RELEARN_STATES = ("waiting", "done", "failed")
+
+
+def _light_view(light) -> dict | None:
+    """The camera's word on the light, keeping only what the page words (codes, not prose).
+
+    >>> _light_view({"warnings": [{"kind": "glare", "where": "south-east", "cells": ["1,2"]}, {"kind": "x"}],
+    ...              "relearn": {"by": "auto", "state": "done", "reason": None}})["warnings"]
+    [{'kind': 'glare', 'where': 'south-east', 'seconds': None}]
+    """
+    if not isinstance(light, Mapping):
+        return None
+    warnings = []
+    for w in light.get("warnings") or []:
+        if isinstance(w, Mapping) and w.get("kind") in _LIGHT_KINDS:
+            where = w.get("where") if isinstance(w.get("where"), str) and len(w.get("where")) < 20 else None
+            seconds = w.get("seconds") if isinstance(w.get("seconds"), int) else None
+            warnings.append({"kind": w["kind"], "where": where, "seconds": seconds})
+    relearn = light.get("relearn")
+    if isinstance(relearn, Mapping) and relearn.get("state") in _RELEARN_STATES:
+        reason = relearn.get("reason") if isinstance(relearn.get("reason"), str) and len(relearn.get("reason")) < 30 else None
+        relearn = {"by": "button" if relearn.get("by") == "button" else "auto", "state": relearn["state"],
+                   "reason": reason}
+    else:
+        relearn = None
+    return {"warnings": warnings, "relearn": relearn}

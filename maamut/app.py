@@ -209,6 +209,7 @@ class Companion:
         pin = str(cfg.web.get("pin") or "")
         if pin:
             config["REFEREE_PIN"] = pin
+        config["CAMERA_RELEARN"] = self.request_relearn
         config.update(web_config or {})
         self.app = create_app(config)
         add_mammut_mode(self.app, cfg.path("var/mammut-game.jsonl"))
@@ -242,8 +243,9 @@ class Companion:
             f"{self.app.config['REFEREE_PIN']}")
         return self.server
 
-    def show_camera(self, frame, observation=None) -> None:
-        """Send a camera frame (640 px wide) and the per-cell confidences to the page."""
+    def show_camera(self, frame, observation=None, light: dict | None = None) -> None:
+        """Send a camera frame (640 px wide), the per-cell confidences and the camera's
+        word on the light (warnings, the last re-learn) to the page."""
         import cv2
 
         from engine.hexgrid import CELL_NAMES
@@ -255,7 +257,13 @@ class Companion:
         confidence = None
         if observation is not None:
             confidence = {CELL_NAMES[i]: round(float(c), 3) for i, c in enumerate(observation.cell_confidence)}
-        self.hub.publish_frame(jpeg.tobytes(), confidence)
+        self.hub.publish_frame(jpeg.tobytes(), confidence, light=light)
+
+    def request_relearn(self) -> None:
+        """The referee page's *re-learn the light*; ``LookupError`` when no camera follows."""
+        if self.camera is None:
+            raise LookupError("no camera follows the game on this table")
+        self.camera.request_relearn()
 
     def handle_button(self, event: str) -> None:
         """``done`` confirms a pass (the camera checks the board first when it follows the

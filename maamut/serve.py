@@ -46,12 +46,14 @@ class CameraLoop(threading.Thread):
         players = table.snapshot().players or tuple(seat["id"] for seat in table.seats)
         self.run_ = TrackRun(players, variants=table.variants, calibration=calibration, required=required,
                              table=table)
+        self.run_.on_relearn = self._relearnt
         if table.game is not None and calibration is None:
             say("no camera calibration for the game in progress: finish it on the page; the camera "
                 "learns the set at the next setup")
         elif table.game is not None:
             say("the camera follows the game in progress once the board shows it")
         self._last_view = 0.0
+        self._light_news = False
         self.frames = 0
         #: Frames that failed to be read, and times the source had to be opened again.
         self.bad_frames = 0
@@ -114,15 +116,36 @@ class CameraLoop(threading.Thread):
             if learning and self.run_.reader is not None:
                 self._save_calibration()
         now = time.monotonic()
-        if now - self._last_view >= CAMERA_VIEW_PERIOD_S:
+        if now - self._last_view >= CAMERA_VIEW_PERIOD_S or self._light_news:
             self._last_view = now
-            self.companion.show_camera(frame, self.run_.tracker.last_observation)
+            self._light_news = False
+            self.companion.show_camera(frame, self.run_.tracker.last_observation, light=self.light_status())
 
-    def _save_calibration(self) -> None:
+    def light_status(self) -> dict:
+        """The camera's word on the light for the page (camera state: never journaled)."""
+        return self.run_.light.status()
+
+    def request_relearn(self) -> None:
+        """The referee's button: re-learn the light on the next still board showing the game."""
+        with self._tracker_lock:
+            if self.run_.reader is None:
+                raise LookupError("the camera has not learnt the set yet: finish the setup in view first")
+            self.run_.request_relearn()
+            self._light_news = True
+        say("light: re-learn asked by the referee; waiting for a still board that shows the game")
+
+    def _relearnt(self, calibration, by: str) -> None:
+        # Called in the camera thread, under the tracker lock, by TrackRun.
+        self._light_news = True
+        who = "the referee's button" if by == "button" else "a change of light under a still, matching board"
+        say(f"light re-learnt ({who}); the game goes on")
+        self._save_calibration(calibration)
+
+    def _save_calibration(self, calibration=None) -> None:
         # Before the first placement reaches the journal: a restart mid-game needs the set's colours.
         try:
             os.makedirs(os.path.dirname(os.path.abspath(self.calibration_path)), exist_ok=True)
-            self.run_.reader.calibration.save(self.calibration_path)
+            (calibration or self.run_.reader.calibration).save(self.calibration_path)
             say(f"camera calibration saved to {self.calibration_path}")
         except OSError as exc:
             say(f"could not save the camera calibration ({exc.strerror})")

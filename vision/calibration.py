@@ -18,6 +18,7 @@ under another lamp. A calibration takes a few frames and well under a second.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 
 import cv2
@@ -113,8 +114,13 @@ class Calibration:
                    _cards(obj.get("cards", {})))
 
     def save(self, path) -> None:
-        with open(path, "w", encoding="utf-8") as fh:
+        """Write the file atomically: a re-learn mid-game never leaves half a file."""
+        tmp = f"{path}.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
             json.dump(self.to_json(), fh, indent=1)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
 
     @classmethod
     def load(cls, path) -> "Calibration":

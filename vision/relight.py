@@ -56,6 +56,11 @@ UNREADABLE_AFTER_S = 6.0
 RETRY_S = 10.0
 #: A referee's re-learn waits this long for a still board before giving up.
 RELEARN_TIMEOUT_S = 30.0
+#: The automatic re-learn starts only when the tiles' colours moved at least this far
+#: (ΔE) beyond a change of gain (:func:`light_shift`). Measured on six rendered sets:
+#: the small changes between boards stay under 2; a brighter lamp clipping the whites
+#: gives 2-16, daylight washing the board out 8-20.
+AUTO_SHIFT = 6.0
 #: Probe points this far (figure weights) from their tile show a piece standing there.
 PIECE_UNLIKE_TILE = 12.0
 #: Base discs (tile circumradii) in which a figure's colour is measured.
@@ -117,8 +122,29 @@ def _figure_colour(points: np.ndarray, tile: np.ndarray) -> np.ndarray | None:
     return np.median(pts[labels == int(np.bincount(labels, minlength=2).argmax())], axis=0)
 
 
-def relearn(frame: np.ndarray, calibration: Calibration, board: LabelBoard) -> Calibration:
+def light_shift(old_refs: np.ndarray, new_refs: np.ndarray) -> float:
+    """How far (ΔE, the worst tile class) the tiles' colours moved beyond a change of gain.
+
+    The reader already divides out a lamp's gain and colour per channel; what it cannot
+    absorb is light that does not scale with the print (daylight washing the board out,
+    a sheen, a camera's changed tone curve). Zero for a pure change of gain:
+
+    >>> old = np.array([[0.3, 0.5, 0.2], [0.9, 0.9, 0.9], [0.4, 0.4, 0.4]])
+    >>> round(light_shift(old, old * [1.2, 1.0, 0.8]), 3)
+    0.0
+    >>> light_shift(old, old * 0.8 + 0.25) > 10
+    True
+    """
+    gain = (old_refs * new_refs).sum(axis=0) / np.maximum((old_refs ** 2).sum(axis=0), 1e-6)
+    return float(lab_distance(to_lab(np.clip(new_refs, 0, 1)), to_lab(np.clip(old_refs * gain, 0, 1))).max())
+
+
+def relearn(frame: np.ndarray, calibration: Calibration, board: LabelBoard, min_shift: float = 0.0) -> Calibration:
     """The set's colours learnt again from ``frame``, which shows ``board``.
+
+    ``min_shift`` (the automatic re-learn) refuses when the tiles' colours moved less
+    than this beyond a change of gain (:func:`light_shift`): the reader's own light
+    model covers such a change, and the board's disagreement has another cause.
 
     Raises :class:`RelearnError` when the frame cannot teach them (see the module
     docstring for the three checks); the calibration given is never changed.
@@ -141,6 +167,10 @@ def relearn(frame: np.ndarray, calibration: Calibration, board: LabelBoard) -> C
     refs_cell = new_refs[klass]
     local = gain_of(med["tile"], refs_cell)
     light = fit_gain_field(local, np.ones(NUM_CELLS, bool))
+    shift = light_shift(old_refs := np.array([calibration.tile_colours[k] for k in TILE_CLASSES]), new_refs)
+    if shift < min_shift:
+        raise RelearnError("light_unchanged", f"the tiles' colours changed only as the reader's light model "
+                           f"expects (ΔE {shift:.1f}): nothing to re-learn")
     # 1. Every tile looks like its class once the smooth light is divided out.
     flat = to_lab(np.clip(med["tile"] / light, 0, 1))
     nearest = lab_distance(flat[:, None, :], to_lab(new_refs)[None, :, :]).argmin(axis=1)
@@ -152,7 +182,6 @@ def relearn(frame: np.ndarray, calibration: Calibration, board: LabelBoard) -> C
 
     # 2. Each piece seen alone, measured where the game says it is.
     labels = list(calibration.hunters)
-    old_refs = np.array([calibration.tile_colours[k] for k in TILE_CLASSES])
     old_pieces = np.array([calibration.mammoth] + [calibration.hunters[k] for k in labels])
     tile_gain, tile_offset = _tile_map(old_refs, new_refs)
     predicted = np.clip(old_pieces * tile_gain + tile_offset, 0.0, 10.0)
@@ -308,7 +337,7 @@ class LightWatch:
             return None
         self._tried_at = timestamp
         try:
-            fresh = relearn(frame, calibration, board)
+            fresh = relearn(frame, calibration, board, min_shift=0.0 if wanted else AUTO_SHIFT)
         except RelearnError as exc:
             # An automatic try that fails says nothing on the page: the board may simply
             # differ from the game (a move under way, an undo not yet put back).

@@ -56,6 +56,32 @@
     }
   });
   $("cam-overlay").addEventListener("change", overlay);
+
+  /* The camera's word on the light (codes from the server, worded here in the page's language). */
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (values[k] !== undefined ? values[k] : m));
+  function lightNotes() {
+    const light = ((view || {}).camera || {}).light || {warnings: [], relearn: null};
+    const items = light.warnings.map((w) => {
+      if (w.kind === "glare") return w.where === "middle" ? t("light_glare_middle") : fill(t("light_glare"), {where: t("dir_" + w.where)});
+      if (w.kind === "dark") return t("light_dark");
+      return fill(t("light_unreadable"), {s: w.seconds});
+    });
+    $("light-warnings").replaceChildren(...items.map((text) => Maamut.el("li", text, "light-warning")));
+    const r = light.relearn;
+    let status = "";
+    if (r && r.state === "waiting") status = t("relearn_waiting");
+    else if (r && r.state === "done") status = t(r.by === "button" ? "relearn_done_button" : "relearn_done_auto");
+    else if (r && r.state === "failed") status = fill(t("relearn_failed"), {why: t("why_" + (r.reason || "board_moving"))});
+    $("relearn-status").textContent = status;
+    $("relearn-status").dataset.state = r ? r.state : "";
+  }
+  source.addEventListener("state", lightNotes);
+  Maamut.onLang(lightNotes);
+  $("relearn-light").addEventListener("click", async () => {
+    const r = await call("/api/camera/relearn", {});
+    if (r.status === 202) $("relearn-status").textContent = t("relearn_waiting");
+    else say(r.status, r.data);
+  });
   $("ref-board").addEventListener("click", async (event) => {
     const target = event.target.closest(".flee-option");
     if (!target || !needs) return;
