@@ -54,6 +54,8 @@ def register_bench(bench_subparsers) -> None:
     p.add_argument("--games", type=int, default=0,
                    help="also render whole games frame by frame and track them (about a minute each)")
     p.add_argument("--game-turns", type=int, default=12, help="turns per rendered game")
+    p.add_argument("--relight", type=int, default=0, metavar="N",
+                   help="also track N rendered games whose light changes mid-game (re-learn figures)")
     p.add_argument("--stacks", type=int, default=50,
                    help="also read this many scenes where every hunter stands on a trap of his own colour")
     p.add_argument("--loose-cards", type=int, default=50, metavar="N",
@@ -151,6 +153,11 @@ def run_bench(args) -> int:
         result["games_tracked_exactly"] = games["tracked_exactly_ratio"]
         result["games"] = games["games"]
         result["false_commits"] += games["false_commits"]
+    if args.relight:
+        from .tracker_bench import run_relight
+
+        # Their own seed range (scenes + 700 000), away from the scenes', the games' and the tests'.
+        result.update(run_relight(args.relight, args.seed + 700_000))
     _print(result, args.json)
     return 0
 

@@ -430,3 +430,48 @@ def track_rendered(script: GameScript, seed: int = 0, required: int = 3, **rende
         else:
             run.feed(timestamp, frame)
     return run
+
+
+#: Lights that switch on mid-game in :func:`run_relight` (``Look`` fields): daylight
+#: washing the board out, and the sun coming round (brighter from one side, warmer).
+RELIGHTS = ({"ambient": (80, 70, 50)},
+            {"ambient": (60, 60, 60), "gradient": (1.2, 0.3, 0.1), "cast": (1.1, 1.0, 0.8)})
+
+
+def run_relight(n_games: int = 10, seed: int = 1_700_000, max_turns: int = 8) -> dict:
+    """Rendered games whose light changes in the middle, tracked like ``maamut track``.
+
+    Each game is tracked twice: with the setup's colours only (the automatic re-learn
+    off), and as the product does (on). ``relight_recovered`` counts the games tracked
+    exactly to their end with it; ``relight_stalled_without`` those the setup's
+    colours alone could not finish; ``relight_false_commits`` turns committed that the
+    game did not have.
+    """
+    from vision.track_commands import TrackRun
+
+    games, stalled, recovered, false_commits, relearnt = 0, 0, 0, 0, 0
+    for g in range(n_games):
+        game_seed = seed + g
+        script = script_game(game_seed, n_players=2 + g % 3, max_turns=max_turns)
+        middle = len(script.steps) // 2
+        light = RELIGHTS[g % len(RELIGHTS)]
+        games += 1
+        for auto in (False, True):
+            run = TrackRun(script.players, required=3)
+            run.light.auto = auto
+            for t, frame, _ in render_frames(script, game_seed, hold=8, relight={middle: light}):
+                if frame is None:
+                    run.press_pass(t)
+                else:
+                    run.feed(t, frame)
+            run.finish()
+            result = compare(script, run.tracker)
+            exact = result["exact"]
+            if auto:
+                recovered += exact
+                relearnt += run.light.relearnt
+                false_commits += result["false_commits"]
+            else:
+                stalled += not exact
+    return {"relight_games": games, "relight_stalled_without": stalled, "relight_recovered": recovered,
+            "relight_relearns": relearnt, "relight_false_commits": false_commits}

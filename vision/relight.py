@@ -32,6 +32,7 @@ colours' labels are never touched: only the reader's colours change.
 """
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -44,6 +45,7 @@ from .colour import TILE_CLASSES, fit_gain_field, gain_of, lab_distance, relit_g
 from .geometry import ZONE_OFFSETS, BoardLocator, CellSampler, mirror_frame
 from .observation import Observation
 
+log = logging.getLogger("maamut.light")
 #: Mean absolute difference (grey levels, on a 80×60 thumbnail) under which two frames
 #: show the same still scene: sensor noise and JPEG stay well under it, a hand does not.
 STILL_LEVEL = 2.5
@@ -343,6 +345,9 @@ class LightWatch:
             # differ from the game (a move under way, an undo not yet put back).
             if wanted:
                 self.last.reason, self.last.message = exc.code, exc.message
+            return None
+        except Exception:  # noqa: BLE001 - a degenerate frame must not cost the game
+            log.exception("re-learning the light failed on this frame; the old colours are kept")
             return None
         if not wanted:
             self.last = Relearning("auto", timestamp)
