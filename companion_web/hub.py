@@ -146,8 +146,10 @@ class GameHub:
                 number = self._frame[0]
                 previous = self._state.get("camera") or {}
             camera = {"frame": number,
-                      "confidence": confidence if confidence is not None else previous.get("confidence", {}),
-                      "light": light if light is not None else previous.get("light")}
+                      "confidence": confidence if confidence is not None else previous.get("confidence", {})}
+            light = light if light is not None else previous.get("light")
+            if light is not None:
+                camera["light"] = light
             self.update(camera=camera)
             return number
 

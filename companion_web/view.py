@@ -181,7 +181,8 @@ def live_view(state: Mapping) -> dict:
         "url": state.get("url") if isinstance(state.get("url"), str) and len(state.get("url")) < 200 else None,
         "camera": {"frame": int(camera.get("frame", 0) or 0),
                    "confidence": camera.get("confidence") if isinstance(camera.get("confidence"), Mapping) else {},
-                   "light": _light_view(camera.get("light"))},
+                   # Only when the camera loop has a word on the light: the keys stay as they were.
+                   **({"light": _light_view(camera["light"])} if isinstance(camera.get("light"), Mapping) else {})},
     }
 
 
