@@ -155,7 +155,7 @@ def relearn(frame: np.ndarray, calibration: Calibration, board: LabelBoard, min_
 
     if calibration.mirrored:
         frame = mirror_frame(frame)
-    geometry = BoardLocator().locate(frame)
+    geometry = BoardLocator(cards=calibration.cards).locate(frame)
     if geometry is None or not getattr(geometry, "fresh", True):
         raise RelearnError("board_not_seen", "the board's marker cards are not seen")
     zones, inside = CellSampler().sample(frame, geometry.homography, tuple(ZONE_OFFSETS))
