@@ -142,3 +142,31 @@ def rendered_board():
     scene = Scene(rendered.tiles, cells[0], {"c0": cells[1], "c1": cells[2], "c2": cells[3]}, {cells[4]: "c1"})
     frame, _ = rendered.render(scene, look=replace(rendered.kit.look, ambient=(70, 60, 50)))
     return frame, rendered.calibration, LabelBoard(scene.mammoth, dict(scene.hunters), dict(scene.traps))
+
+
+def test_the_watch_says_when_a_lamp_clips_the_tiles_or_the_board_is_too_dark():
+    """Warnings come from what the frame shows: a lamp's hotspot over the south-east
+    clips the white tiles there; a dim lamp leaves the whites under 20 % of the range."""
+    from dataclasses import replace
+
+    from sim.render import Scene
+    from tests.vision_reader.conftest import RenderedSet
+    from vision.reader import BoardReader
+    from vision.relight import LightWatch
+
+    rendered = RenderedSet(1313, n_hunters=2)
+    reader = BoardReader(rendered.calibration, lock_tiles=True)
+    scene = Scene(rendered.tiles, 18, {}, {})
+    base = replace(rendered.kit.look, yaw=0.0, tilt=0.0)
+
+    def status(look):
+        watch = LightWatch(required=3)
+        frame, _ = rendered.render(scene, look=look)
+        tracker = TrackRun(("A", "B"), calibration=rendered.calibration).tracker
+        watch.feed(0.0, frame, reader.read(frame, 0.0), tracker, rendered.calibration)
+        return watch.status()["warnings"]
+
+    assert status(base) == []
+    glare = status(replace(base, hotspot=(0.75, 0.75, 0.12, 3.0)))
+    assert [w["kind"] for w in glare] == ["glare"] and glare[0]["where"] == "south-east"
+    assert [w["kind"] for w in status(replace(base, gradient=(0.12, 0.0, 0.0)))] == ["dark"]
