@@ -60,6 +60,9 @@ def register_bench(bench_subparsers) -> None:
                    help="also read this many scenes where every hunter stands on a trap of his own colour")
     p.add_argument("--loose-cards", type=int, default=50, metavar="N",
                    help="also read N sets whose marker cards were laid by hand (±3 mm, ±5° off their spot)")
+    p.add_argument("--pieces", type=int, default=50,
+                   help="also read this many scenes with hunters side by side, on the mammoth and on traps, "
+                        "near-black players and x-shaped cross prints")
     p.add_argument("--photo", nargs="?", const="", default=None, metavar="DIR",
                    help="read path-traced photo tables instead (default: the set kept in "
                         "tests/vision_reader/data/photo; see sim/photo/generate.py to render more)")
@@ -146,6 +149,10 @@ def run_bench(args) -> int:
         from .vision_bench import run_loose_cards_bench
         # Their own seed range (scenes + 300 000), away from the scenes', the stacks' and the tests'.
         result.update(run_loose_cards_bench(args.loose_cards, args.seed + 300_000))
+    if getattr(args, "pieces", 0):
+        from .vision_bench import run_pieces_bench
+        # Their own seed range too (scenes + 700 000).
+        result.update(run_pieces_bench(args.pieces, args.seed + 700_000))
     if args.games:
         from .tracker_bench import run as track_games
 

@@ -178,8 +178,11 @@ def _draw_tile(img, cell, name, pal: Palette, rng):
         _poly(img, _circle(cx + d * math.cos(a), cy + d * math.sin(a), r), _bgr(np.clip(np.array(base) * tone, 0, 1)))
     if name == "cross":
         w, l = 0.08, 0.6
-        _poly(img, [(cx - l, cy - w), (cx + l, cy - w), (cx + l, cy + w), (cx - l, cy + w)], _bgr(pal.cross_mark))
-        _poly(img, [(cx - w, cy - l), (cx + w, cy - l), (cx + w, cy + l), (cx - w, cy + l)], _bgr(pal.cross_mark))
+        # A "+" along the board's axes, or an "x" (the same bars turned by 45°).
+        turn = math.pi / 4 if pal.cross_shape == "x" else 0.0
+        rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        for bar in ([(-l, -w), (l, -w), (l, w), (-l, w)], [(-w, -l), (w, -l), (w, l), (-w, l)]):
+            _poly(img, np.asarray(bar) @ rot.T + (cx, cy), _bgr(pal.cross_mark))
 
 
 def _draw_trap(img, cell, colour, pal: Palette, rng):
@@ -198,8 +201,8 @@ def _draw_trap(img, cell, colour, pal: Palette, rng):
     return None
 
 
-def _draw_hunter(img, cell, colour, pal: Palette, rng):
-    cx, cy = CELL_CENTRES[cell] + rng.uniform(-PLACEMENT_JITTER, PLACEMENT_JITTER, 2)
+def _draw_hunter(img, cell, colour, pal: Palette, rng, offset=(0.0, 0.0)):
+    cx, cy = CELL_CENTRES[cell] + offset + rng.uniform(-PLACEMENT_JITTER, PLACEMENT_JITTER, 2)
     angle = rng.uniform(0, 2 * np.pi)
     # Hunters are thicker than traps: a soft drop shadow.
     shadow = img.copy()
@@ -307,8 +310,84 @@ def board_texture(scene: Scene, pal: Palette, rng: np.random.Generator, cards: d
     if scene.mammoth is not None:
         _draw_mammoth(img, scene.mammoth, pal, rng)
     for label, cell in scene.hunters.items():
-        _draw_hunter(img, cell, colour_of[label], pal, rng)
+        _draw_hunter(img, cell, colour_of[label], pal, rng, hunter_offsets(scene)[label])
     return img
+
+
+#: Where players put a token down beside the others already on a cell (tile circumradii
+#: from its centre): two side by side, three in a triangle overlapping a little; a hunter
+#: joining the mammoth stands on the mammoth's token, off its middle.
+SIDE_BY_SIDE = 0.3
+ON_MAMMOTH = 0.2
+
+
+def hunter_offsets(scene: Scene) -> dict:
+    """Each hunter's offset from his cell's centre (board units) as a player puts him down.
+
+    >>> tiles = ("grass",) * 18 + ("cross",) + ("grass",) * 18
+    >>> offsets = hunter_offsets(Scene(tiles, 18, {"c0": 3, "c1": 3, "c2": 18, "c3": 5}))
+    >>> [round(float(np.hypot(*offsets[k])), 2) for k in ("c0", "c1", "c2", "c3")]
+    [0.3, 0.3, 0.2, 0.0]
+    """
+    by_cell: dict[int, list] = {}
+    for label, cell in scene.hunters.items():
+        by_cell.setdefault(cell, []).append(label)
+    offsets = {}
+    for cell, labels in by_cell.items():
+        # A fixed turn per cell (no random draw: frames of one board stay alike).
+        turn = 0.7 * cell
+        if len(labels) == 1:
+            distance = ON_MAMMOTH if cell == scene.mammoth else 0.0
+        else:
+            distance = SIDE_BY_SIDE
+        for k, label in enumerate(labels):
+            a = turn + 2 * math.pi * k / len(labels)
+            offsets[label] = np.array([distance * math.cos(a), distance * math.sin(a)])
+    return offsets
+
+
+def piece_cases(rng: np.random.Generator, tiles: tuple, n_hunters: int = 4, cases=("stack", "trap", "mammoth")) -> Scene:
+    """A random position with hunters where they are hardest to see: two or three on one
+    cell (``"stack"``), on a trap of their own or another player's colour (``"trap"``),
+    on the mammoth's cell, as in the middle of a move (``"mammoth"``).
+
+    >>> rng = np.random.default_rng(3)
+    >>> scene = piece_cases(rng, random_layout(rng), 4)
+    >>> cells = list(scene.hunters.values())
+    >>> len(set(cells)) < len(cells), scene.mammoth in cells
+    (True, True)
+    >>> scene = piece_cases(rng, scene.tiles, 2, cases=("trap",))
+    >>> any(c in scene.traps for c in scene.hunters.values()), max(list(scene.traps.values()).count(k) for k in scene.hunters)
+    (True, 4)
+    """
+    labels = [f"c{i}" for i in range(n_hunters)]
+    walkable = [int(c) for c in range(NUM_CELLS) if tiles[c] != "rock"]
+    grass = [c for c in walkable if tiles[c] == "grass"]
+    picked = [int(c) for c in rng.choice(grass, size=8, replace=False)]
+    mammoth, trap_cells = picked[0], picked[1:]
+    # At most four traps per player, as in the box.
+    owners = [labels[i % n_hunters] for i in range(min(len(trap_cells), 4 * n_hunters))]
+    rng.shuffle(owners)
+    trap_cells = trap_cells[:len(owners)]
+    traps = dict(zip(trap_cells, owners))
+    order = list(rng.permutation(labels))
+    hunters: dict[str, int] = {}
+    if "stack" in cases and len(order) >= 2:
+        size = 3 if len(order) >= 4 and rng.random() < 0.3 else 2
+        free = [c for c in walkable if c != mammoth and c not in traps]
+        cell = int(rng.choice(free))
+        for _ in range(size):
+            hunters[str(order.pop())] = cell
+    if "mammoth" in cases and order:
+        hunters[str(order.pop())] = mammoth
+    if "trap" in cases and order:
+        hunters[str(order.pop())] = int(rng.choice(trap_cells))
+    taken = set(hunters.values()) | {mammoth}
+    for label in order:
+        cell = int(rng.choice([c for c in walkable if c not in taken]))
+        taken.add(cell)
+        hunters[str(label)] = cell
+    return Scene(tiles, mammoth, dict(sorted(hunters.items())), traps)
 
 
 # --- the camera ---------------------------------------------------------------------
@@ -496,6 +575,7 @@ class Kit:
 
     @classmethod
     def random(cls, rng: np.random.Generator, **palette_options) -> "Kit":
+        """A random set; ``palette_options`` go to :func:`random_palette`."""
         return cls(random_palette(rng, **palette_options), random_look(rng))
 
     def nudged(self, rng: np.random.Generator) -> "Look":

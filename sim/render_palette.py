@@ -55,10 +55,20 @@ class Palette:
     hunter_shape: str = "disc"
     trap_shape: str = "disc"
     mammoth_shape: str = "disc"
+    cross_shape: str = "plus"     # the cross tile's print: "plus" (along the board's axes) or "x"
 
 
-def random_palette(rng: np.random.Generator, hunter_shapes=HUNTER_SHAPES, trap_shapes=TRAP_SHAPES) -> Palette:
-    """A palette whose classes stay apart (ΔE checks) but whose colours vary per seed."""
+#: A near-black player's colour: darker than any tile, a little lighter than the darkest rims.
+NEAR_BLACK_VALUE = (0.13, 0.22)
+
+
+def random_palette(rng: np.random.Generator, hunter_shapes=HUNTER_SHAPES, trap_shapes=TRAP_SHAPES,
+                   near_black: bool = False) -> Palette:
+    """A palette whose classes stay apart (ΔE checks) but whose colours vary per seed.
+
+    ``near_black`` makes one player's colour nearly black (a black pawn set): its
+    core is then barely lighter than the hunters' dark outline. The default draws
+    exactly the palettes it always drew (the benchmarks' seeds keep their scenes)."""
     for _ in range(200):
         grass = _hsv(rng.uniform(0.17, 0.42), rng.uniform(0.35, 0.8), rng.uniform(0.35, 0.7))
         snow = _hsv(rng.uniform(0.0, 1.0), rng.uniform(0.0, 0.12), rng.uniform(0.85, 0.98))
@@ -79,6 +89,15 @@ def random_palette(rng: np.random.Generator, hunter_shapes=HUNTER_SHAPES, trap_s
         others = list(tiles) + [mammoth, rim]
         if min(delta_e(p, o) for p in players for o in others) < 25:
             continue
+        if near_black:
+            # One player plays black; the kit's outline stays the darkest thing on a token.
+            rim = _hsv(rng.uniform(0, 1), rng.uniform(0, 0.2), rng.uniform(0.0, 0.04))
+            players[int(rng.integers(4))] = _hsv(rng.uniform(0, 1), rng.uniform(0.0, 0.3),
+                                                 rng.uniform(*NEAR_BLACK_VALUE))
+            others = list(tiles) + [mammoth]
+            if min(delta_e(p, o) for p in players for o in others) < 25 or \
+                    min(delta_e(p, rim) for p in players) < 8:
+                continue
         if min(delta_e(a, b) for i, a in enumerate(players) for b in players[i + 1:]) < 25:
             continue
         return Palette(

@@ -20,7 +20,8 @@ import numpy as np
 from vision.calibration import learn
 from vision.observation import Observation
 from vision.reader import BoardReader
-from .render import Kit, Scene, own_colour_stacks, random_hand, random_layout, random_scene, render_frame, setup_scenes
+from .render import (Kit, Scene, own_colour_stacks, piece_cases, random_hand, random_layout, random_scene, render_frame,
+                     setup_scenes)
 from .render_palette import (HELD_OUT_HUNTER_SHAPES, HELD_OUT_TRAP_SHAPES, HUNTER_SHAPES, TRAP_SHAPES,
                              random_look)
 
@@ -38,6 +39,21 @@ def wrong_cells(obs: Observation, scene: Scene) -> list[int]:
                 or cell in obs.occluded_cells):
             bad.append(cell)
     return bad
+
+
+def pieces_wrong(obs: Observation, scene: Scene) -> list[int]:
+    """Like :func:`wrong_cells`, with every hunter checked on his own (several may share
+    a cell): cells whose set of hunters, tile, mammoth or trap differs from the truth."""
+    if not obs.board_found or obs.tiles is None:
+        return list(range(len(scene.tiles)))
+
+    def on(hunters, cell):
+        return {label for label, at in hunters.items() if at == cell}
+
+    return [cell for cell, tile in enumerate(scene.tiles)
+            if obs.tiles[cell] != tile or (obs.mammoth == cell) != (scene.mammoth == cell)
+            or on(obs.hunters, cell) != on(scene.hunters, cell) or obs.traps.get(cell) != scene.traps.get(cell)
+            or cell in obs.occluded_cells]
 
 
 def relit(kit: Kit, rng: np.random.Generator):
@@ -225,3 +241,43 @@ def run_loose_cards_bench(n_scenes: int = 50, seed: int = 1_300_000) -> dict:
             "loose_cards_far_side_drift_max": round(max(drifts), 4) if drifts else None,
             "loose_cards_far_side_drift_mean": round(float(np.mean(drifts)), 4) if drifts else None,
             "loose_cards_failed_seeds": failures[:20]}
+
+
+def run_pieces_bench(n_scenes: int = 50, seed: int = 1_700_000) -> dict:
+    """Hunters where they are hardest to see (:func:`~sim.render.piece_cases`: two or
+    three on one cell, one on the mammoth's token, one on a trap), on new sets: every
+    third one with a near-black player, every other one with an x-shaped cross print."""
+    boards_ok = missed = phantoms = hunters = black_boards = black_ok = 0
+    on_mammoth = on_mammoth_read = 0
+    failures = []
+    for i in range(n_scenes):
+        rng = np.random.default_rng(seed + i)
+        near_black = i % 3 == 0
+        kit = Kit.random(rng, near_black=near_black)
+        kit.palette.cross_shape = "x" if i % 2 else "plus"
+        tiles = random_layout(rng)
+        n_hunters = int(rng.integers(3, 5))
+        calibration = learn([render_frame(s, kit.palette, kit.nudged(rng), rng)[0]
+                             for s in setup_scenes(tiles, rng, n_hunters)])
+        scene = piece_cases(rng, tiles, n_hunters)
+        image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
+        obs = BoardReader(calibration).read(image, timestamp=0.0)
+        hunters += len(scene.hunters)
+        missed += sum(obs.hunters.get(label) != cell for label, cell in scene.hunters.items())
+        phantoms += sum(scene.hunters.get(label) != cell for label, cell in obs.hunters.items())
+        for label, cell in scene.hunters.items():
+            if cell == scene.mammoth:
+                on_mammoth += 1
+                on_mammoth_read += obs.hunters.get(label) == cell and obs.mammoth == cell
+        ok = not pieces_wrong(obs, scene)
+        boards_ok += ok
+        black_boards += near_black
+        black_ok += near_black and ok
+        if not ok:
+            failures.append(seed + i)
+    return {"pieces_scenes": n_scenes, "pieces_hunters": hunters,
+            "pieces_boards_correct": round(boards_ok / max(n_scenes, 1), 4),
+            "pieces_hunters_missed": missed, "pieces_phantom_hunters": phantoms,
+            "pieces_on_mammoth_read": round(on_mammoth_read / max(on_mammoth, 1), 4),
+            "pieces_near_black_boards_correct": round(black_ok / max(black_boards, 1), 4),
+            "pieces_failed_seeds": failures[:20]}

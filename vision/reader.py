@@ -88,6 +88,15 @@ STACK_SPREAD = 12.0
 STACK_RATIO = 1.8
 #: A probe point is of a piece's colour when nearer it than the tile and within this.
 FIGURE_MATCH = 30.0
+#: Kit hunters beside others on one cell or on the mammoth's token (not centred on
+#: their cell): a patch of at least this many probe points of the hunter's colour that
+#: fills this share of the points within PATCH_CENTRE of its middle, with the outline
+#: around it.
+PATCH_POINTS = 5
+PATCH_CENTRE = 0.13
+PATCH_FILLED = 0.6
+#: The mammoth's token under a hunter: this share of its trap ring still shows it.
+MAMMOTH_UNDER = 0.45
 
 
 _PROBE = ZONE_OFFSETS["probe"]
@@ -122,6 +131,19 @@ def outline_share(rimness: np.ndarray, centres: np.ndarray) -> np.ndarray:
     looked = onehot.any(axis=1)
     seen = (onehot & (rimness[..., None] > 0)).any(axis=1)
     return seen.sum(axis=1) / np.maximum(looked.sum(axis=1), 1)
+
+
+def _outline_around(rimness_cell: np.ndarray, middle: np.ndarray, cell: int) -> float:
+    """:func:`outline_share` of one cell's probe points around ``middle``."""
+    rel = _PROBE - middle
+    radius = np.hypot(rel[:, 0], rel[:, 1])
+    band = (radius >= RIM_BAND[0]) & (radius <= RIM_BAND[1])
+    if cell == CENTRE:
+        band &= _OFF_CROSS
+    sector = ((np.arctan2(rel[:, 1], rel[:, 0]) + np.pi) * (RIM_SECTORS / (2 * np.pi))).astype(int) % RIM_SECTORS
+    looked = np.unique(sector[band])
+    seen = np.unique(sector[band & (rimness_cell > 0)])
+    return seen.size / max(looked.size, 1)
 
 
 class BoardReader:
@@ -253,8 +275,18 @@ class BoardReader:
         # hunter on it may lean over part of the ring, so a median would blend them.
         trap_pts = lab_distance(to_lab(second["trap"])[:, :, None, :], cands[:, None, :, :])   # (37, n, K)
         trap_votes = np.stack([(trap_pts.argmin(axis=2) == k).mean(axis=1) for k in range(cands.shape[1])], axis=1)
-        trap_unknown = (trap_pts.min(axis=2) > UNKNOWN_DISTANCE).mean(axis=1) > 0.5
-        unknown = (d_core.min(1) > UNKNOWN_DISTANCE) | trap_unknown
+        trap_rim = lab_distance(to_lab(second["trap"]), rim_lab[:, None, :])
+        trap_unknown = (np.minimum(trap_pts.min(axis=2), trap_rim) > UNKNOWN_DISTANCE).mean(axis=1) > 0.5
+        # The outline is known too: between two hunters side by side the core shows it.
+        # Between three of them the core's median blends colours: it is unknown only if
+        # its points are too.
+        d_core_rim = lab_distance(to_lab(med["core"]), rim_lab)
+        core_lab = to_lab(second["core"])
+        core_pts = np.minimum(lab_distance(core_lab[:, :, None, :], cands[:, None, :, :]).min(axis=2),
+                              lab_distance(core_lab, rim_lab[:, None, :]))
+        core_unknown = ((np.minimum(d_core.min(1), d_core_rim) > UNKNOWN_DISTANCE)
+                        & ((core_pts > UNKNOWN_DISTANCE).mean(axis=1) > 0.5))
+        unknown = core_unknown | trap_unknown
         if figures:
             unknown, fig = self._read_figures(probe, cands, trap_votes, occluded, to_lab(second["trap"]))
         # The cross's printed mark is not a calibrated colour: only its tile ring counts.
@@ -288,33 +320,110 @@ class BoardReader:
             cell_conf = np.where(readable, fig["confidence"], 0.0)
             return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps,
                                      cell_conf)
-        # Mammoth: core and trap ring both mammoth; the best such cell if several.
-        mammoth_cells = np.flatnonzero(readable & (k_core == 1) & (k_trap == 1))
         mammoth = None
-        if self.calibration.mammoth_kind == "figure":
+        figure_mammoth = self.calibration.mammoth_kind == "figure"
+        if figure_mammoth:
             # A standing figure among the kit's tokens: it does not cover its cell.
             mammoth = self._figure_mammoth(probe, cands, readable)
-        elif mammoth_cells.size:
-            mammoth = int(mammoth_cells[np.argmin(d_core[mammoth_cells, 1] + d_trap[mammoth_cells, 1])])
         # Hunters: a hunter colour in the core inside a rim; one cell per colour.
         hunters: dict[str, int] = {}
         for h, label in enumerate(self.labels):
             idx = 2 + h
             cells = np.flatnonzero(readable & (k_core == idx) & has_rim)
-            cells = cells[cells != (mammoth if mammoth is not None else -1)]
+            if figure_mammoth:
+                cells = cells[cells != (mammoth if mammoth is not None else -1)]
             if cells.size:
                 hunters[label] = int(cells[np.argmin(d_core[cells, idx] - rim_share[cells] * 20)])
+        patches = {}
+        if len(hunters) < len(self.labels):
+            patches = self._hunters_off_centre(probe, d_dark, readable, hunters, trap_votes)
+            hunters.update({label: cell for label, (cell, _) in patches.items()})
+        if not figure_mammoth:
+            # The kit's mammoth covers its cell's trap ring; its core shows the mammoth,
+            # or a hunter standing on the token. Hunters side by side show their outline
+            # between them, dark like some mammoths, but hide the trap ring's.
+            with_hunter = np.isin(np.arange(NUM_CELLS), list(hunters.values()))
+            alone = (k_core == 1) & (k_trap == 1)
+            mammoth_cells = np.flatnonzero(readable & (trap_votes[:, 1] >= MAMMOTH_UNDER)
+                                           & (alone | with_hunter | ((k_core >= 2) & has_rim)))
+            if mammoth_cells.size:
+                score = trap_votes[mammoth_cells, 1] - 0.002 * (d_core[mammoth_cells, 1] + d_trap[mammoth_cells, 1])
+                mammoth = int(mammoth_cells[np.argmax(score)])
         # Traps: a hunter colour on enough of the trap ring (at most 4 per colour).
         traps: dict[int, str] = {}
+        # Hunters off the middle (side by side, on the mammoth) cover part of the trap
+        # ring with their own colours: only the ring's points beyond them can show a
+        # trap under them. Each lies where the points of his colour are.
+        off_middle = {cell for cell in hunters.values() if list(hunters.values()).count(cell) > 1}
+        off_middle |= {cell for cell, _ in patches.values()}
+        if off_middle:
+            near = d_dark.argmin(axis=2)
+            ring = ZONE_OFFSETS["trap"]
+            beyond = {}
+            for label, cell in hunters.items():
+                if cell not in off_middle:
+                    continue
+                mine = (near[cell] == 2 + self.labels.index(label)) & _NEAR_MIDDLE
+                middle = patches[label][1] if label in patches else (
+                    np.median(_PROBE[mine], axis=0) if mine.any() else hunter_shift[cell])
+                away = np.hypot(*(ring + token_shift[cell] - middle).T) > HUNTER_REACH - 0.1
+                beyond[cell] = beyond.get(cell, True) & away
+            for cell, keep in beyond.items():
+                nearest = trap_pts[cell].argmin(axis=1)
+                trap_votes[cell] = [(nearest[keep] == k).mean() if keep.sum() >= 6 else 0.0
+                                    for k in range(trap_votes.shape[1])]
         best_colour = 2 + trap_votes[:, 2:].argmax(axis=1) if trap_votes.shape[1] > 2 else np.zeros(NUM_CELLS, int)
+        # Traps go on grass only (the rules): on snow or the cross, a player colour on the
+        # trap ring is a hunter's (two side by side reach it).
+        grass = classes == TILE_CLASSES.index("grass")
         for h, label in enumerate(self.labels):
             idx = 2 + h
-            cells = np.flatnonzero(readable & (best_colour == idx) & (trap_votes[:, idx] >= TRAP_SHARE)
+            cells = np.flatnonzero(readable & grass & (best_colour == idx) & (trap_votes[:, idx] >= TRAP_SHARE)
                                    & (np.arange(NUM_CELLS) != (mammoth if mammoth is not None else -1)))
             cells = cells[np.argsort(-trap_votes[cells, idx])][:MAX_TRAPS_PER_COLOUR]
             for c in cells:
                 traps[int(c)] = label
         return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf)
+
+    def _hunters_off_centre(self, probe, d_dark, readable, found, trap_votes) -> dict[str, tuple]:
+        """Kit hunters the core rings missed, ``{label: (cell, middle)}``: two or three
+        side by side on one cell, or one standing off the middle of the mammoth's token
+        (``middle``: where his patch lies, board units from the cell's centre).
+
+        Each is a compact patch of his colour, wherever it lies on the cell, with the dark
+        outline seen around the patch's middle. A trap plate of that colour (under another
+        hunter or alone) is not compact: its colour surrounds the middle instead.
+        ``d_dark`` (37, P, K+1) are the probe points' distances to tile, mammoth, hunter
+        colours and rim, lightness counting most. A cell whose trap ring shows his colour
+        holds his plate: his colour there is the plate's (standing on it, centred, he is
+        found by the core rings).
+        """
+        near = d_dark.argmin(axis=2)
+        within = _PROBE_RADIUS <= HUNTER_REACH + 0.2
+        out: dict[str, int] = {}
+        for h, label in enumerate(self.labels):
+            idx = 2 + h
+            if label in found:
+                continue
+            mine = (near == idx) & (d_dark[:, :, idx] < UNKNOWN_DISTANCE) & within        # (37, P)
+            count = mine.sum(axis=1)
+            cells = np.flatnonzero(readable & (count >= PATCH_POINTS) & (trap_votes[:, idx] < TRAP_SHARE))
+            best, best_score = None, 0.0
+            for cell in cells:
+                pts = _PROBE[mine[cell]]
+                middle = np.median(pts, axis=0)
+                # A hunter's colour fills the middle of his patch; a plate's colour around
+                # another hunter leaves it to him.
+                centre = np.hypot(*(_PROBE - middle).T) <= PATCH_CENTRE
+                if not centre.any() or mine[cell, centre].mean() < PATCH_FILLED:
+                    continue
+                rimness = (np.minimum(d_dark[cell, :, 0], d_dark[cell, :, idx]) - d_dark[cell, :, -1])
+                share = float(_outline_around(rimness, middle, cell))
+                if share >= RIM_SHARE and share * count[cell] > best_score:
+                    best, best_score = (int(cell), middle), share * count[cell]
+            if best is not None:
+                out[label] = best
+        return out
 
     def _read_figures(self, probe, cands, trap_votes, occluded, trap_lab):
         """Pieces of any shape: ``(unknown, {mammoth, hunters, traps, confidence})``.

@@ -13,9 +13,10 @@ from sim.render import Kit, random_layout, render_frame, setup_scenes
 class RenderedSet:
     """A set (palette, camera, layout) with its setup frames and calibration."""
 
-    def __init__(self, seed: int, n_hunters: int = 4, **palette_options):
+    def __init__(self, seed: int, n_hunters: int = 4, cross_shape: str = "plus", **palette_options):
         self.rng = np.random.default_rng(seed)
         self.kit = Kit.random(self.rng, **palette_options)
+        self.kit.palette.cross_shape = cross_shape
         self.tiles = random_layout(self.rng)
         self.setup = setup_scenes(self.tiles, self.rng, n_hunters)
         self.frames = [render_frame(s, self.kit.palette, self.kit.nudged(self.rng), self.rng)[0] for s in self.setup]
