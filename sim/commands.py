@@ -62,7 +62,8 @@ def register_bench(bench_subparsers) -> None:
                    help="also read N sets whose marker cards were laid by hand (±3 mm, ±5° off their spot)")
     p.add_argument("--pieces", type=int, default=50,
                    help="also read this many scenes with hunters side by side, on the mammoth and on traps, "
-                        "near-black players and x-shaped cross prints")
+                        "near-black players and x-shaped cross prints (and half as many with printed traps "
+                        "learnt at setup, one per player)")
     p.add_argument("--photo", nargs="?", const="", default=None, metavar="DIR",
                    help="read path-traced photo tables instead (default: the set kept in "
                         "tests/vision_reader/data/photo; see sim/photo/generate.py to render more)")
@@ -153,6 +154,8 @@ def run_bench(args) -> int:
         from .vision_bench import run_pieces_bench
         # Their own seed range too (scenes + 700 000).
         result.update(run_pieces_bench(args.pieces, args.seed + 700_000))
+        from .vision_bench import run_trap_step_bench
+        result.update(run_trap_step_bench(max(1, args.pieces // 2), args.seed + 800_000))
     if args.games:
         from .tracker_bench import run as track_games
 

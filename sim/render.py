@@ -123,6 +123,16 @@ def setup_scenes(tiles: tuple, rng: np.random.Generator, n_hunters: int = 4) -> 
     return [Scene(tiles, CENTRE, {f"c{i}": cells[i] for i in range(k)}, {}) for k in range(n_hunters + 1)]
 
 
+def trap_setup_scenes(last: Scene, rng: np.random.Generator) -> list[Scene]:
+    """The optional setup step after the hunters: each player in seating order puts one
+    of his traps down on a free grass cell (one more trap per frame)."""
+    free = [c for c in range(NUM_CELLS) if last.tiles[c] == "grass" and c not in last.hunters.values()]
+    cells = [int(c) for c in rng.choice(free, size=len(last.hunters), replace=False)]
+    labels = sorted(last.hunters, key=lambda label: int(label[1:]))
+    return [Scene(last.tiles, last.mammoth, dict(last.hunters), dict(zip(cells[:k], labels[:k])))
+            for k in range(1, len(labels) + 1)]
+
+
 # --- drawing helpers (top-down texture, board units) ----------------------------------
 
 def _tex(points) -> np.ndarray:
@@ -300,8 +310,10 @@ def board_texture(scene: Scene, pal: Palette, rng: np.random.Generator, cards: d
         _draw_marker(img, marker, cards)
     colour_of = {label: pal.players[int(label[1:]) % len(pal.players)] for label in
                  set(scene.hunters) | set(scene.traps.values())}
+    trap_colour_of = {label: (pal.trap_colours[int(label[1:])] if pal.trap_colours else colour)
+                      for label, colour in colour_of.items()}
     for cell, owner in scene.traps.items():
-        hole = _draw_trap(img, cell, colour_of[owner], pal, rng)
+        hole = _draw_trap(img, cell, trap_colour_of[owner], pal, rng)
         if hole:
             _, cx, cy = hole
             tile = scene.tiles[cell]

@@ -56,6 +56,7 @@ class Palette:
     trap_shape: str = "disc"
     mammoth_shape: str = "disc"
     cross_shape: str = "plus"     # the cross tile's print: "plus" (along the board's axes) or "x"
+    trap_colours: list = field(default_factory=list)   # each player's printed traps; empty: the hunter's colour
 
 
 #: A near-black player's colour: darker than any tile, a little lighter than the darkest rims.
@@ -149,3 +150,19 @@ def random_look(rng: np.random.Generator, max_tilt_deg: float = 25.0) -> Look:
         jpeg=int(rng.integers(60, 96)),
         shadow=bool(rng.random() < 0.25),
     )
+
+
+def printed_trap_colours(rng: np.random.Generator, palette: Palette) -> list:
+    """Each player's printed trap colour: his hue, but paler or darker than his pawn
+    (as printed cardboard traps beside painted pawns), still apart from the tiles and
+    from the other players' traps."""
+    tiles = (palette.grass, palette.snow, palette.rock)
+    for _ in range(200):
+        traps = []
+        for colour in palette.players:
+            h, s, v = colorsys.rgb_to_hsv(*colour)
+            traps.append(_hsv(h + rng.uniform(-0.05, 0.05), s * rng.uniform(0.4, 0.65), v * rng.uniform(0.7, 1.0)))
+        if (min(delta_e(t, o) for t in traps for o in tiles + (palette.mammoth,)) >= 22
+                and min(delta_e(a, b) for i, a in enumerate(traps) for b in traps[i + 1:]) >= 20):
+            return traps
+    return list(palette.players)

@@ -63,6 +63,9 @@ class Calibration:
     #: Where each marker card really lies on the board (id -> 4 corners, board units),
     #: learnt on the tiles' edges at setup; cards laid by hand are a little off their spot.
     cards: dict = field(default_factory=dict)
+    #: label -> reflectance of that player's traps, when the optional setup step showed
+    #: one trap per player; otherwise traps are matched with the hunter's colour.
+    traps: dict[str, tuple] = field(default_factory=dict)
 
     def to_json(self) -> dict:
         r = lambda c: [round(float(v), 5) for v in c]  # noqa: E731 - tiny local formatter
@@ -73,7 +76,8 @@ class Calibration:
                 **({} if self.pieces == "kit" else {"pieces": self.pieces}),
                 **({} if self.mammoth_kind == "kit" else {"mammoth_kind": self.mammoth_kind}),
                 **({"cards": {str(k): [[round(float(x), 4), round(float(y), 4)] for x, y in np.asarray(v)]
-                              for k, v in sorted(self.cards.items())}} if self.cards else {})}
+                              for k, v in sorted(self.cards.items())}} if self.cards else {}),
+                **({"traps": {k: r(v) for k, v in self.traps.items()}} if self.traps else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Calibration":
@@ -107,11 +111,14 @@ class Calibration:
         pieces = obj.get("pieces", "kit")
         if pieces not in PIECE_MODELS:
             raise CalibrationError(f"pieces: expected one of {list(PIECE_MODELS)}, got {pieces!r}")
+        traps = obj.get("traps", {})
+        if not isinstance(traps, dict) or not set(map(str, traps)) <= set(map(str, hunters)):
+            raise CalibrationError("traps: expected trap colours for some of the hunters' labels")
         return cls(tuple(tiles), {k: colour(tc[k], f"tile_colours.{k}") for k in TILE_CLASSES},
                    colour(obj.get("mammoth"), "mammoth"), colour(obj.get("rim"), "rim"),
                    {str(k): colour(v, f"hunters.{k}") for k, v in hunters.items()},
                    bool(obj.get("mirrored", False)), pieces, _choice(obj, "mammoth_kind", MAMMOTH_KINDS),
-                   _cards(obj.get("cards", {})))
+                   _cards(obj.get("cards", {})), {str(k): colour(v, f"traps.{k}") for k, v in traps.items()})
 
     def save(self, path) -> None:
         """Write the file atomically: a re-learn mid-game never leaves half a file."""
@@ -180,11 +187,66 @@ def locate_with_mirror(frame: np.ndarray, locator: BoardLocator) -> tuple[Geomet
     return flipped, flipped is not None
 
 
-def learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
+def learn(frames: list[np.ndarray], pieces: str | None = None, trap_frames=()) -> Calibration:
     """The calibration from setup frames (see the module docstring for their order).
 
     ``pieces`` forces the token model ("kit" or "figures"); by default the setup
-    frames tell (the kit's hunters show a dark outline around their core)."""
+    frames tell (the kit's hunters show a dark outline around their core).
+    ``trap_frames`` (optional) follow the last hunter's frame: one more trap put down in
+    each, player by player in seating order, so each player's traps are matched with
+    their own colour rather than the hunter's (a printed trap rarely has the pawn's)."""
+    calibration = _learn(frames, pieces)
+    if len(trap_frames):
+        calibration.traps = _learn_traps(frames[-1], list(trap_frames), calibration)
+    return calibration
+
+
+#: Share of a cell's trap ring that must change when a trap is put down on it.
+TRAP_CHANGED_SHARE = 0.3
+
+
+def _learn_traps(last_setup: np.ndarray, trap_frames: list, calibration: Calibration) -> dict[str, tuple]:
+    """Each player's trap colour: the trap ring's points that changed most between one
+    trap frame and the one before, on the cell that changed most."""
+    labels = list(calibration.hunters)
+    if len(trap_frames) > len(labels):
+        raise CalibrationError(f"{len(trap_frames)} trap frames for {len(labels)} players: one trap per player")
+    locator, sampler = BoardLocator(), CellSampler()
+    refs = np.array([calibration.tile_colours["snow" if t == "cross" else t] for t in calibration.tiles])
+    rings, gains = [], []
+    for index, frame in enumerate([last_setup] + trap_frames):
+        if calibration.mirrored:
+            frame = mirror_frame(frame)
+        g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
+        if g is None:
+            raise CalibrationError(f"trap frame {index}: board markers not found" if index else
+                                   "last setup frame: board markers not found")
+        zones, _ = sampler.sample(frame, g.homography, ("tile", "trap"))
+        tile = np.median(zones["tile"], axis=1)
+        local = gain_of(tile, refs)
+        gains.append(relit_gain(local, fit_gain_field(local, np.ones(NUM_CELLS, bool)), tile))
+        rings.append(zones["trap"])
+    traps, taken = {}, set()
+    for index in range(1, len(rings)):
+        # Compared under one light: each frame's ring re-lit with the previous frame's gain.
+        now = np.clip(rings[index] / gains[index][:, None, :] * gains[index - 1][:, None, :], 0, 1)
+        change = lab_distance(to_lab(now.astype(np.float32)), to_lab(rings[index - 1]))          # (37, n)
+        moved = change > CHANGED_DISTANCE
+        score = moved.mean(axis=1)
+        for cell in taken:
+            score[cell] = -1
+        cell = int(np.argmax(score))
+        second = np.partition(score, -2)[-2]
+        # A trap close to its tile in colour changes less of the ring, but still stands out.
+        if score[cell] < TRAP_CHANGED_SHARE and not (score[cell] >= 0.1 and score[cell] >= 3 * max(second, 0.01)):
+            raise CalibrationError(f"trap frame {index}: no newly placed trap found (best {score[cell]:.2f})")
+        taken.add(cell)
+        points = rings[index][cell][moved[cell]]
+        traps[labels[index - 1]] = tuple(float(v) for v in np.median(points, axis=0) / gains[index][cell])
+    return traps
+
+
+def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     if not frames:
         raise CalibrationError("no setup frames given")
     if len(frames) > MAX_HUNTERS + 1:

@@ -21,6 +21,9 @@ def register(subparsers) -> None:
                                           "frames, and write them to a calibration file for 'maamut read'.")
     p.add_argument("frames", nargs="+", help="empty board with the mammoth on the cross, then one frame per hunter placed")
     p.add_argument("--out", required=True, help="calibration JSON file to write")
+    p.add_argument("--trap-frames", nargs="+", default=[], metavar="FRAME",
+                   help="optional: after the last hunter, one frame per trap put down, one trap per player in "
+                        "seating order (each player's traps are then matched with their own colour)")
     p.set_defaults(handler=run_calibrate)
 
     p = subparsers.add_parser("read", help="read the position shown in one camera image",
@@ -60,13 +63,14 @@ def _load_images(paths):
 def run_calibrate(args) -> int:
     from .calibration import CalibrationError, learn
     try:
-        calibration = learn(_load_images(args.frames))
+        calibration = learn(_load_images(args.frames), trap_frames=_load_images(getattr(args, "trap_frames", [])))
         calibration.save(args.out)
     except (ValueError, CalibrationError) as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"cannot write {args.out}: {exc.strerror}")
     print(f"calibration written to {args.out}: {len(calibration.hunters)} hunter colours"
+          f"{f', {len(calibration.traps)} trap colours' if calibration.traps else ''}"
           f"{', mirrored camera' if calibration.mirrored else ''}")
     return 0
 

@@ -164,6 +164,9 @@ class BoardReader:
         # Candidate reflectances for tokens: mammoth, then each hunter colour.
         self._token_refl = np.array([calibration.mammoth] + [calibration.hunters[k] for k in self.labels])
         self._rim_refl = np.array(calibration.rim)
+        # Traps: each player's own colour when setup showed one, else the hunter's.
+        self._trap_refl = np.array([calibration.mammoth] + [calibration.traps.get(k, calibration.hunters[k])
+                                                            for k in self.labels])
 
     # -- public ---------------------------------------------------------------------------
     def read(self, frame: np.ndarray, timestamp: float | None = None) -> Observation:
@@ -267,28 +270,33 @@ class BoardReader:
                                         {"core": hunter_shift, "trap": token_shift})
         med = median_zones(second)
         d_core = lab_distance(to_lab(med["core"])[:, None, :], cands)
-        d_trap = lab_distance(to_lab(med["trap"])[:, None, :], cands)
+        if self.calibration.traps:
+            trap_cands = np.concatenate(
+                [tile_here, to_lab(np.clip(self._trap_refl[None, :, :] * gain[:, None, :], 0, 1))], axis=1)
+        else:
+            trap_cands = cands
+        d_trap = lab_distance(to_lab(med["trap"])[:, None, :], trap_cands)
         k_core, k_trap = d_core.argmin(1), d_trap.argmin(1)
         # Something matching nothing we know is over the cell (a finger tip, a die...).
         # (The thin rim ring blends colours, so it is left out of this test.)
         # Trap ring, point by point: a ring trap shows the tile through its hole and a
         # hunter on it may lean over part of the ring, so a median would blend them.
-        trap_pts = lab_distance(to_lab(second["trap"])[:, :, None, :], cands[:, None, :, :])   # (37, n, K)
+        trap_pts = lab_distance(to_lab(second["trap"])[:, :, None, :], trap_cands[:, None, :, :])   # (37, n, K)
         trap_votes = np.stack([(trap_pts.argmin(axis=2) == k).mean(axis=1) for k in range(cands.shape[1])], axis=1)
         trap_rim = lab_distance(to_lab(second["trap"]), rim_lab[:, None, :])
         trap_unknown = (np.minimum(trap_pts.min(axis=2), trap_rim) > UNKNOWN_DISTANCE).mean(axis=1) > 0.5
         # The outline is known too: between two hunters side by side the core shows it.
         # Between three of them the core's median blends colours: it is unknown only if
         # its points are too.
-        d_core_rim = lab_distance(to_lab(med["core"]), rim_lab)
-        core_lab = to_lab(second["core"])
-        core_pts = np.minimum(lab_distance(core_lab[:, :, None, :], cands[:, None, :, :]).min(axis=2),
-                              lab_distance(core_lab, rim_lab[:, None, :]))
-        core_unknown = ((np.minimum(d_core.min(1), d_core_rim) > UNKNOWN_DISTANCE)
-                        & ((core_pts > UNKNOWN_DISTANCE).mean(axis=1) > 0.5))
+        # A plate of a player's own trap colour fills the core too.
+        known = np.concatenate([cands, rim_lab[:, None, :]] + ([trap_cands[:, 2:]] if self.calibration.traps else []),
+                               axis=1)
+        d_core_known = lab_distance(to_lab(med["core"])[:, None, :], known).min(axis=1)
+        core_pts = lab_distance(to_lab(second["core"])[:, :, None, :], known[:, None, :, :]).min(axis=2)
+        core_unknown = (d_core_known > UNKNOWN_DISTANCE) & ((core_pts > UNKNOWN_DISTANCE).mean(axis=1) > 0.5)
         unknown = core_unknown | trap_unknown
         if figures:
-            unknown, fig = self._read_figures(probe, cands, trap_votes, occluded, to_lab(second["trap"]))
+            unknown, fig = self._read_figures(probe, cands, trap_votes, occluded, to_lab(second["trap"]), trap_cands)
         # The cross's printed mark is not a calibrated colour: only its tile ring counts.
         unknown[CENTRE] = False
         occluded |= unknown
@@ -425,12 +433,13 @@ class BoardReader:
                 out[label] = best
         return out
 
-    def _read_figures(self, probe, cands, trap_votes, occluded, trap_lab):
+    def _read_figures(self, probe, cands, trap_votes, occluded, trap_lab, trap_cands):
         """Pieces of any shape: ``(unknown, {mammoth, hunters, traps, confidence})``.
 
         ``probe`` (37, P, 3) Lab; ``cands`` (37, K, 3) Lab of tile, mammoth, hunters under
-        each cell's light. Shading on a piece in relief changes lightness most, so
-        lightness counts little (``FIGURE_LAB_WEIGHTS``).
+        each cell's light; ``trap_cands`` the same with each player's trap colour.
+        Shading on a piece in relief changes lightness most, so lightness counts little
+        (``FIGURE_LAB_WEIGHTS``).
         """
         d = lab_distance(probe[:, :, None, :], cands[:, None, :, :], FIGURE_LAB_WEIGHTS)   # (37, P, K)
         best = d.argmin(axis=2)
@@ -451,7 +460,7 @@ class BoardReader:
         # nearest hue. The colour was learnt from a hunter in relief, whose shading
         # pulls its lightness (and a little its saturation) from the flat plate's.
         unlike_tile = lab_distance(trap_lab, cands[:, None, 0, :]) > TRAP_UNLIKE_TILE
-        hue = lab_distance(trap_lab[:, :, None, :], cands[:, None, 1:, :], HUE_WEIGHTS).argmin(axis=2) + 1
+        hue = lab_distance(trap_lab[:, :, None, :], trap_cands[:, None, 1:, :], HUE_WEIGHTS).argmin(axis=2) + 1
         trap_votes = np.stack([np.zeros(NUM_CELLS)] + [(unlike_tile & (hue == k)).mean(axis=1)
                                                        for k in range(1, n_k)], axis=1)
         trap_colour = 2 + trap_votes[:, 2:].argmax(axis=1) if n_k > 2 else np.zeros(NUM_CELLS, int)

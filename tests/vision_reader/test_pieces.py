@@ -73,3 +73,62 @@ def test_an_x_shaped_cross_print_is_not_read_as_a_hunter(seed):
     obs = _read(s, bare_cross)
     assert CENTRE not in obs.hunters.values() and CENTRE not in obs.occluded_cells
     assert pieces_wrong(obs, bare_cross) == []
+
+
+def _printed_traps_set(seed):
+    """A set whose printed traps are paler or darker than its pawns, with the optional
+    setup step's frames: one trap per player, in seating order."""
+    import numpy as np
+
+    from sim.render import Kit, random_layout, render_frame, setup_scenes, trap_setup_scenes
+    from sim.render_palette import printed_trap_colours
+    rng = np.random.default_rng(seed)
+    kit = Kit.random(rng)
+    kit.palette.trap_colours = printed_trap_colours(rng, kit.palette)
+    tiles = random_layout(rng)
+    setup = setup_scenes(tiles, rng, 4)
+    frames = [render_frame(s, kit.palette, kit.nudged(rng), rng)[0] for s in setup]
+    trap_frames = [render_frame(s, kit.palette, kit.nudged(rng), rng)[0] for s in trap_setup_scenes(setup[-1], rng)]
+    return rng, kit, tiles, frames, trap_frames
+
+
+@pytest.mark.parametrize("seed", [21051, 21052])
+def test_one_trap_per_player_shown_at_setup_teaches_each_players_trap_colour(seed):
+    """Printed traps of another shade than the pawns: matched with the hunter's colour
+    they are missed or given to the wrong player; learnt at setup they are read."""
+    from sim.render import random_scene, render_frame
+    from vision.calibration import learn
+    rng, kit, tiles, frames, trap_frames = _printed_traps_set(seed)
+    with_step = learn(frames, trap_frames=trap_frames)
+    assert set(with_step.traps) == set(with_step.hunters) == {"c0", "c1", "c2", "c3"}
+    scene = random_scene(rng, tiles=tiles, n_hunters=4, n_traps=10)
+    image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
+    assert pieces_wrong(BoardReader(with_step).read(image, 0.0), scene) == []
+    assert pieces_wrong(BoardReader(learn(frames)).read(image, 0.0), scene) != []
+
+
+def test_calibrate_takes_the_trap_frames_and_keeps_its_contract_without_them(tmp_path, capsys):
+    """``maamut calibrate --trap-frames`` adds a ``traps`` object keyed like ``hunters``;
+    without the step the file is written exactly as before (no ``traps`` key)."""
+    import json
+
+    import cv2
+
+    from maamut.cli import main
+    from vision.calibration import Calibration
+    _, _, _, frames, trap_frames = _printed_traps_set(21053)
+    paths = []
+    for name, frame in [(f"setup-{i}.png", f) for i, f in enumerate(frames)] + \
+            [(f"trap-{i}.png", f) for i, f in enumerate(trap_frames)]:
+        cv2.imwrite(str(tmp_path / name), frame)
+        paths.append(str(tmp_path / name))
+    setup, traps = paths[:len(frames)], paths[len(frames):]
+    assert main(["calibrate", *setup, "--trap-frames", *traps, "--out", str(tmp_path / "with.json")]) == 0
+    assert "4 trap colours" in capsys.readouterr().out
+    written = json.loads((tmp_path / "with.json").read_text())
+    assert set(written["traps"]) == set(written["hunters"]) == {"c0", "c1", "c2", "c3"}
+    assert Calibration.load(tmp_path / "with.json").traps == Calibration.from_json(written).traps
+    assert main(["calibrate", *setup, "--out", str(tmp_path / "without.json")]) == 0
+    assert "traps" not in json.loads((tmp_path / "without.json").read_text())
+    assert main(["calibrate", *setup, "--trap-frames", setup[0], "--out", str(tmp_path / "bad.json")]) == 2
+    assert "trap frame 1: no newly placed trap found" in capsys.readouterr().err
