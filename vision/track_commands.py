@@ -45,12 +45,12 @@ class TrackRun:
     """
 
     def __init__(self, players, variants: engine.Variants | None = None, calibration: Calibration | None = None,
-                 required: int = 5, pass_times: Iterable[float] = (), table=None):
+                 required: int = 5, pass_times: Iterable[float] = (), table=None, trap_step: bool = False):
         self.players = tuple(players)
         self.variants = variants or engine.Variants()
         self.required = required
         self.pass_times = sorted(pass_times)
-        self.learner = None if calibration is not None else SetupLearner(len(self.players), required)
+        self.learner = None if calibration is not None else SetupLearner(len(self.players), required, traps=trap_step)
         # ``table``: the table's session the tracker proposes to (``maamut serve``); without
         # one, a table of its own in memory (``maamut track``).
         self.tracker = GameTracker(self.players, self.variants, table=table,
@@ -129,7 +129,9 @@ class TrackRun:
             out["reports"].append({
                 "type": "setup_incomplete", "time": None, "cells": [],
                 "message": (f"the setup was not seen completely: {'the empty board and ' if learnt else 'no empty board; '}"
-                            f"{learnt} of {len(self.players)} hunters learnt")})
+                            f"{learnt} of {len(self.players)} hunters learnt"
+                            + (f", {len(self.learner.trap_frames)} of {len(self.players)} traps (then taken off)"
+                               if self.learner and self.learner.traps else ""))})
         out["frames"] = self.frames_seen
         return out
 
@@ -179,6 +181,9 @@ def register_track(subparsers) -> None:
     parser.add_argument("--players", required=True, type=_players, help="player names in seating order, comma separated")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument("--calibration", metavar="FILE", help="use this calibration instead of learning it at setup")
+    parser.add_argument("--trap-step", action="store_true",
+                        help="setup also shows one trap per player after the hunters, in seating order, then "
+                             "takes them off (each player's traps are matched with their own colour)")
     parser.add_argument("--variants", metavar="JSON", default="{}", help="rule variants as a JSON object")
     parser.add_argument("--fps", type=float, default=30.0, help="frame rate of a folder of frames (default 30)")
     parser.add_argument("--stable-frames", type=int, default=5,
@@ -212,7 +217,8 @@ def run_track(args) -> int:
         source = open_source(args.source, fps=args.fps)
     except SourceError as exc:
         return fail(str(exc))
-    run = TrackRun(args.players, variants, calibration, args.stable_frames, args.pass_at)
+    run = TrackRun(args.players, variants, calibration, args.stable_frames, args.pass_at,
+                   trap_step=getattr(args, "trap_step", False))
     try:
         with source:
             for timestamp, frame in source:

@@ -14,7 +14,13 @@ has to run ``maamut calibrate`` first:
    most two unreadable cells, the same reading for ``required`` frames) the frame is
    tried once: learning again with it must find a new hunter (``c<i>``) that then
    reads back cleanly, else nothing is learnt;
-3. a hand over the board makes many cells unreadable and moves, so it never passes.
+3. a hand over the board makes many cells unreadable and moves, so it never passes;
+4. optionally (``traps=True``, ``maamut track --trap-step``), each player then puts one of
+   his traps down on a free grass cell, in seating order: each settled board is learnt
+   from (``learn(..., trap_frames=...)``) and must read back one trap of each player so
+   far, that player's new one included. The players then take the traps off;
+   setup is done once the board shows the hunters alone again (a trap left lying would
+   otherwise be taken for the first move).
 
 The learner never raises on a bad frame: it waits for the next one.
 """
@@ -36,12 +42,15 @@ MAX_NEW_TOKEN_CELLS = 2
 class SetupLearner:
     """Feeds on frames until the empty board and ``n_hunters`` placements are learnt."""
 
-    def __init__(self, n_hunters: int, required: int = 5):
+    def __init__(self, n_hunters: int, required: int = 5, traps: bool = False):
         if not 1 <= n_hunters <= 4:
             raise ValueError("between 1 and 4 hunters are learnt at setup")
         self.n_hunters = n_hunters
         self.required = required
+        self.traps = traps
         self.frames: list[np.ndarray] = []  # accepted setup frames: empty board, then one per hunter
+        self.trap_frames: list[np.ndarray] = []  # the optional step: one more trap per frame
+        self._traps_cleared = False
         self.calibration: Calibration | None = None
         self._reader: BoardReader | None = None
         self._candidate: tuple[np.ndarray, Calibration] | None = None
@@ -50,8 +59,12 @@ class SetupLearner:
         self._tried_keys: set = set()
 
     @property
-    def done(self) -> bool:
+    def hunters_done(self) -> bool:
         return len(self.frames) == self.n_hunters + 1
+
+    @property
+    def done(self) -> bool:
+        return self.hunters_done and (not self.traps or self._traps_cleared)
 
     @property
     def hunters_learnt(self) -> int:
@@ -63,7 +76,43 @@ class SetupLearner:
             return False
         if not self.frames:
             return self._feed_empty_board(frame, timestamp)
+        if self.hunters_done:
+            return self._feed_trap(frame, timestamp)
         return self._feed_placement(frame, timestamp)
+
+    # -- step 3 (optional): one trap per player, then the traps taken off ---------------
+    def _feed_trap(self, frame, timestamp) -> bool:
+        observation = self._reader.read(frame, timestamp)
+        if (not observation.board_found or observation.mammoth != CENTRE
+                or observation.hunters != self._hunters_seen or len(observation.occluded_cells) > MAX_NEW_TOKEN_CELLS):
+            self._run_key, self._run = None, 0
+            return False
+        key = (tuple(sorted(observation.traps.items())), observation.occluded_cells)
+        if key != self._run_key:
+            self._run_key, self._run = key, 0
+        self._run += 1
+        if self._run < self.required or key in self._tried_keys:
+            return False
+        self._tried_keys.add(key)
+        if len(self.trap_frames) == self.n_hunters:
+            # Every trap learnt: setup ends when they are all off the board again.
+            self._traps_cleared = not observation.traps and not observation.occluded_cells
+            return self._traps_cleared
+        try:
+            calibration = learn(self.frames, trap_frames=self.trap_frames + [frame])
+        except CalibrationError:
+            return False
+        # The new trap must read back as this player's, beside the ones learnt before.
+        check = BoardReader(calibration, lock_tiles=True).read(frame, timestamp)
+        owners = sorted(check.traps.values())
+        if (owners != [f"c{k}" for k in range(len(self.trap_frames) + 1)] or check.occluded_cells
+                or check.hunters != self._hunters_seen):
+            return False
+        self.trap_frames.append(frame)
+        self.calibration = calibration
+        self._reader = BoardReader(calibration, lock_tiles=True)
+        self._tried_keys = {key}
+        return True
 
     # -- step 1: the empty board --------------------------------------------------------
     def _feed_empty_board(self, frame, timestamp) -> bool:
@@ -125,6 +174,7 @@ class SetupLearner:
         self.frames.append(frame)
         self.calibration = calibration
         self._reader = BoardReader(calibration, lock_tiles=True)
+        self._hunters_seen = dict(self._reader.read(frame, 0.0).hunters)
         self._candidate = None
         self._run_key, self._run = None, 0
         # The board just learnt is not a new placement: wait for it to change first.

@@ -49,3 +49,29 @@ def test_an_unfinished_setup_is_not_done_and_bad_frames_are_ignored(setup_record
 def test_a_hunter_count_outside_the_game_is_refused():
     with pytest.raises(ValueError):
         SetupLearner(n_hunters=5)
+
+
+def test_the_optional_trap_step_learns_each_players_trap_colour_then_waits_for_the_traps_to_go():
+    """After the hunters, each player shows one trap in seating order (printed traps of
+    another shade than the pawns), then the traps are taken off: only then is setup done."""
+    from sim.render import trap_setup_scenes
+    from sim.render_palette import printed_trap_colours
+    rng = np.random.default_rng(2031)
+    kit = Kit.random(rng)
+    kit.palette.trap_colours = printed_trap_colours(rng, kit.palette)
+    tiles = random_layout(rng)
+    setup = setup_scenes(tiles, rng, n_hunters=2)
+    traps = trap_setup_scenes(setup[-1], rng)
+
+    def still(scene):
+        return render_frame(scene, kit.palette, kit.look, rng)[0]
+
+    learner = SetupLearner(n_hunters=2, required=3, traps=True)
+    for scene in setup + traps:
+        for frame in [still(scene)] * 4:
+            learner.feed(frame, 0.0)
+    assert learner.hunters_done and len(learner.trap_frames) == 2 and not learner.done
+    assert set(learner.calibration.traps) == {"c0", "c1"}
+    for frame in [still(setup[-1])] * 4:
+        learner.feed(frame, 0.0)
+    assert learner.done and len(learner.frames) == 3
