@@ -152,10 +152,10 @@ def run_bench(args) -> int:
         result.update(run_loose_cards_bench(args.loose_cards, args.seed + 300_000))
     if getattr(args, "pieces", 0):
         from .vision_bench import run_pieces_bench
-        # Their own seed range too (scenes + 700 000).
-        result.update(run_pieces_bench(args.pieces, args.seed + 700_000))
+        # Their own seed range too (scenes + 900 000; the trap step + 950 000).
+        result.update(run_pieces_bench(args.pieces, args.seed + 900_000))
         from .vision_bench import run_trap_step_bench
-        result.update(run_trap_step_bench(max(1, args.pieces // 2), args.seed + 800_000))
+        result.update(run_trap_step_bench(max(1, args.pieces // 2), args.seed + 950_000))
     if args.games:
         from .tracker_bench import run as track_games
 
