@@ -80,6 +80,17 @@ class SetupLearner:
             return self._feed_trap(frame, timestamp)
         return self._feed_placement(frame, timestamp)
 
+    def _settled_anew(self, key) -> bool:
+        """Whether the board read as ``key`` has just held for ``required`` frames in a
+        row and was not tried before (it counts as tried from now on)."""
+        if key != self._run_key:
+            self._run_key, self._run = key, 0
+        self._run += 1
+        if self._run < self.required or key in self._tried_keys:
+            return False
+        self._tried_keys.add(key)
+        return True
+
     # -- step 3 (optional): one trap per player, then the traps taken off ---------------
     def _feed_trap(self, frame, timestamp) -> bool:
         observation = self._reader.read(frame, timestamp)
@@ -88,12 +99,8 @@ class SetupLearner:
             self._run_key, self._run = None, 0
             return False
         key = (tuple(sorted(observation.traps.items())), observation.occluded_cells)
-        if key != self._run_key:
-            self._run_key, self._run = key, 0
-        self._run += 1
-        if self._run < self.required or key in self._tried_keys:
+        if not self._settled_anew(key):
             return False
-        self._tried_keys.add(key)
         if len(self.trap_frames) == self.n_hunters:
             # Every trap learnt: setup ends when they are all off the board again.
             self._traps_cleared = not observation.traps and not observation.occluded_cells
@@ -152,14 +159,10 @@ class SetupLearner:
             moved = moved_cells(self.frames[-1], frame)
             if moved and len(moved) <= MAX_NEW_TOKEN_CELLS + 1:
                 key = (key, moved)
-        if key != self._run_key:
-            self._run_key, self._run = key, 0
-        self._run += 1
-        if self._run < self.required or key in self._tried_keys:
-            return False
         # Learning is tried once per settled board: a new colour close to a known one
         # may not show as unreadable, so a board that settled after a hand is tried too.
-        self._tried_keys.add(key)
+        if not self._settled_anew(key):
+            return False
         try:
             calibration = learn(self.frames + [frame])
         except CalibrationError:

@@ -8,7 +8,7 @@ import engine
 from companion_web import create_app
 from companion_web.serve import BackgroundServer
 
-from web_fixtures import CHROMIUM, FIGURE, PIN  # noqa: F401  (re-exported for the tests)
+from web_fixtures import CHROMIUM, FIGURE, PIN, watched_context  # noqa: F401  (re-exported for the tests)
 
 
 @pytest.fixture
@@ -59,3 +59,11 @@ def server():
     running = BackgroundServer(create_app({"REFEREE_PIN": PIN}), threads=24).start()
     yield running
     running.stop()
+
+
+@pytest.fixture
+def page(browser):
+    """A desktop page that records its errors (see ``web_fixtures.watched_context``)."""
+    context, page = watched_context(browser)
+    yield page
+    context.close()

@@ -13,7 +13,7 @@ import threading
 import pytest
 
 from engine.hexgrid import cell_name
-from web_fixtures import BROWSER_TESTS, PIN, expect, shot
+from web_fixtures import BROWSER_TESTS, PIN, expect, shot, watched_context
 
 pytestmark = BROWSER_TESTS
 
@@ -36,23 +36,6 @@ _VISIBLE_SHARES = """(board) => [...board.querySelectorAll('g.hunter, g.trap, g.
   return {kind: g.getAttribute('class'), who: g.dataset.hunter || g.dataset.owner || 'mammoth',
           cell: g.dataset.cell, share: hits / total, width: box.width};
 })"""
-
-
-def _context(browser, **kw):
-    context = browser.new_context(**({"viewport": {"width": 1600, "height": 1000}} | kw))
-    page = context.new_page()
-    page.errors = []
-    page.on("console", lambda msg: msg.type == "error" and "status of 404" not in msg.text
-            and page.errors.append(msg.text))
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    return context, page
-
-
-@pytest.fixture
-def page(browser):
-    context, page = _context(browser)
-    yield page
-    context.close()
 
 
 def _deal(table, players: str, seed: int):
@@ -202,7 +185,7 @@ def test_the_setup_page_shows_what_the_camera_sees_while_the_table_is_set_up(tmp
     companion = Companion(cfg)
     stop = threading.Event()
     camera = None
-    context, page = _context(browser)
+    context, page = watched_context(browser)
     try:
         server = companion.start_web(host="127.0.0.1", port=0)
         url = f"http://127.0.0.1:{int(server.server.effective_port)}"
@@ -253,7 +236,7 @@ def test_the_led_mirror_and_the_live_page_fit_a_phone(server, browser):
     hub = server.app.extensions["maamut_hub"]
     leds = [[(40 * i) % 256, 120, 255 - (6 * i) % 256] for i in range(37)] + [[0, 255, 0]] * 4
     hub.update(leds=leds)
-    context, phone = _context(browser, **PHONE)
+    context, phone = watched_context(browser, **PHONE)
     try:
         phone.goto(server.url + "/referee")
         phone.fill("input[name='pin']", PIN)

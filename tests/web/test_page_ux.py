@@ -15,29 +15,12 @@ from pathlib import Path
 import pytest
 
 from engine.hexgrid import cell_name
-from web_fixtures import BROWSER_TESTS, FLEE, PIN, expect, shot
+from web_fixtures import BROWSER_TESTS, FLEE, PIN, expect, shot, watched_context
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 
 pytestmark = BROWSER_TESTS
-
-
-def _context(browser, **kw):
-    context = browser.new_context(**({"viewport": {"width": 1600, "height": 1000}} | kw))
-    page = context.new_page()
-    page.errors = []
-    page.on("console", lambda msg: msg.type == "error" and "status of 404" not in msg.text
-            and page.errors.append(msg.text))
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    return context, page
-
-
-@pytest.fixture
-def page(browser):
-    context, page = _context(browser)
-    yield page
-    context.close()
 
 
 def _play_to_the_end(server, seed: int, players=("Ann", "Bob"), stop_after: int | None = None):
@@ -174,7 +157,7 @@ def test_the_what_if_grid_says_when_a_flight_waits_for_a_choice(server, page):
 
 
 def test_the_stand_screen_reads_from_three_metres(server, browser):
-    context, tv = _context(browser, viewport={"width": 1920, "height": 1080})
+    context, tv = watched_context(browser, viewport={"width": 1920, "height": 1080})
     _play_to_the_end(server, seed=10)
     server.app.extensions["maamut_hub"].update(url=server.url + "/", leds=[[255, 160, 0]] * 37 + [[0, 0, 255]] * 4)
     tv.goto(server.url + "/stand")
@@ -242,7 +225,7 @@ def test_sound_is_off_by_default_and_one_toggle_turns_on_the_cues(server, page):
 
 
 def test_the_phone_view_keeps_the_board_and_the_move_list_usable(server, browser):
-    context, phone = _context(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    context, phone = watched_context(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     _play_to_the_end(server, seed=10)
     phone.goto(server.url + "/")
     expect(phone.locator("#banner")).to_be_visible()
@@ -258,7 +241,7 @@ PAGES = ["/", "/stand", "/sandbox", "/setup", "/referee"]
 def test_no_serious_or_critical_accessibility_violation_on_any_page(server, browser):
     _play_to_the_end(server, seed=10)
     # axe is injected as a script tag, which the pages' strict CSP would refuse.
-    context, page = _context(browser, bypass_csp=True)
+    context, page = watched_context(browser, bypass_csp=True)
     found = {}
     for logged_in in (False, True):
         if logged_in:

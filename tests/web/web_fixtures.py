@@ -59,3 +59,16 @@ def expect(locator):
 def shot(page, name: str, full: bool = True) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
+
+
+def watched_context(browser, **options):
+    """A browser context and its page, which collects console errors and uncaught
+    exceptions in ``page.errors`` (a missing favicon's 404 aside), for tests to assert
+    the page ran cleanly. ``options`` go to ``new_context``; the default is a desktop."""
+    context = browser.new_context(**({"viewport": {"width": 1600, "height": 1000}} | options))
+    page = context.new_page()
+    page.errors = []
+    page.on("console", lambda msg: msg.type == "error" and "status of 404" not in msg.text
+            and page.errors.append(msg.text))
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    return context, page
