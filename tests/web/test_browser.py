@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from web_fixtures import BROWSER_TESTS, PIN, expect, shot
+from web_fixtures import BROWSER_TESTS, PIN, expect, play_into_the_flee_figure_in_the_sandbox, shot
 
 
 pytestmark = BROWSER_TESTS
@@ -165,15 +165,7 @@ def test_the_sandbox_edits_a_position_by_clicking(server, page):
 
 
 def test_the_sandbox_asks_where_a_frightened_hunter_flees(server, page):
-    from web_fixtures import FLEE
-
-    page.goto(server.url + "/sandbox?p=" + urllib.request.quote(FLEE))
-    page.wait_for_selector("#sb-board svg g.mammoth[data-cell='0,0']")
-    page.select_option("#sb-hunter", "A")
-    page.select_option("#sb-dir", "E")
-    page.select_option("#sb-card", "2")
-    page.click("#sb-play")
-    page.wait_for_selector("#sb-board circle.flee-option[data-cell='1,1']")
+    play_into_the_flee_figure_in_the_sandbox(page, server.url)
     assert page.locator("#sb-flee").is_visible()
     shot(page, "sandbox-flee-choice")
     page.click("#sb-board circle.flee-option[data-cell='1,1']", force=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.hexgrid import cell_name
-from web_fixtures import BROWSER_TESTS, FLEE, PIN, expect, shot, watched_context
+from web_fixtures import BROWSER_TESTS, FLEE, PIN, expect, play_into_the_flee_figure_in_the_sandbox, shot, watched_context
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -128,13 +128,7 @@ def test_a_long_game_shows_three_digit_turn_numbers_whole(server, page):
 
 
 def test_a_waiting_flight_shows_the_path_and_the_options_in_the_sandbox(server, page):
-    page.goto(server.url + "/sandbox?p=" + urllib.request.quote(FLEE))
-    page.wait_for_selector("#sb-board svg g.mammoth[data-cell='0,0']")
-    page.select_option("#sb-hunter", "A")
-    page.select_option("#sb-dir", "E")
-    page.select_option("#sb-card", "2")
-    page.click("#sb-play")
-    page.wait_for_selector("#sb-board circle.flee-option[data-cell='1,1']")
+    play_into_the_flee_figure_in_the_sandbox(page, server.url)
     # While B's owner chooses: the flight's path is drawn and B's options are circled.
     assert page.locator("#sb-board svg polyline.flight").count() == 1
     assert page.locator("#sb-board circle.flee-option").count() == 5

@@ -72,3 +72,17 @@ def watched_context(browser, **options):
             and page.errors.append(msg.text))
     page.on("pageerror", lambda exc: page.errors.append(str(exc)))
     return context, page
+
+
+def play_into_the_flee_figure_in_the_sandbox(page, base_url: str) -> None:
+    """Open the sandbox on ``FLEE`` and play A E2: the mammoth runs through B, and the
+    page waits until B's flee options are drawn."""
+    from urllib.parse import quote
+
+    page.goto(base_url + "/sandbox?p=" + quote(FLEE))
+    page.wait_for_selector("#sb-board svg g.mammoth[data-cell='0,0']")
+    page.select_option("#sb-hunter", "A")
+    page.select_option("#sb-dir", "E")
+    page.select_option("#sb-card", "2")
+    page.click("#sb-play")
+    page.wait_for_selector("#sb-board circle.flee-option[data-cell='1,1']")
