@@ -243,6 +243,21 @@ def run_loose_cards_bench(n_scenes: int = 50, seed: int = 1_300_000) -> dict:
             "loose_cards_failed_seeds": failures[:20]}
 
 
+def pieces_case(seed: int, near_black: bool, cross_shape: str):
+    """One scene of :func:`run_pieces_bench`: ``(calibration, scene, image, kit)``, the set
+    learnt from its own rendered setup and the hard case rendered under another light."""
+    rng = np.random.default_rng(seed)
+    kit = Kit.random(rng, near_black=near_black)
+    kit.palette.cross_shape = cross_shape
+    tiles = random_layout(rng)
+    n_hunters = int(rng.integers(3, 5))
+    calibration = learn([render_frame(s, kit.palette, kit.nudged(rng), rng)[0]
+                         for s in setup_scenes(tiles, rng, n_hunters)])
+    scene = piece_cases(rng, tiles, n_hunters)
+    image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
+    return calibration, scene, image, kit
+
+
 def run_pieces_bench(n_scenes: int = 50, seed: int = 1_900_000) -> dict:
     """Hunters where they are hardest to see (:func:`~sim.render.piece_cases`: two or
     three on one cell, one on the mammoth's token, one on a trap), on new sets: every
@@ -251,16 +266,8 @@ def run_pieces_bench(n_scenes: int = 50, seed: int = 1_900_000) -> dict:
     on_mammoth = on_mammoth_read = 0
     failures = []
     for i in range(n_scenes):
-        rng = np.random.default_rng(seed + i)
         near_black = i % 3 == 0
-        kit = Kit.random(rng, near_black=near_black)
-        kit.palette.cross_shape = "x" if i % 2 else "plus"
-        tiles = random_layout(rng)
-        n_hunters = int(rng.integers(3, 5))
-        calibration = learn([render_frame(s, kit.palette, kit.nudged(rng), rng)[0]
-                             for s in setup_scenes(tiles, rng, n_hunters)])
-        scene = piece_cases(rng, tiles, n_hunters)
-        image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
+        calibration, scene, image, _ = pieces_case(seed + i, near_black, "x" if i % 2 else "plus")
         obs = BoardReader(calibration).read(image, timestamp=0.0)
         hunters += len(scene.hunters)
         missed += sum(obs.hunters.get(label) != cell for label, cell in scene.hunters.items())

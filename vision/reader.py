@@ -62,6 +62,8 @@ RIM_SHARE = 0.25
 #: in this many directions.
 RIM_BAND = (0.12, 0.48)
 RIM_SECTORS = 12
+#: A hunter's core: the probe points this close to his middle (tile circumradii).
+CORE_RADIUS = 0.1
 #: The farthest a hunter's outline reaches from the cell's centre (its corners, put down
 #: off-centre), in tile circumradii.
 HUNTER_REACH = 0.55
@@ -284,6 +286,10 @@ class BoardReader:
         trap_pts = lab_distance(to_lab(second["trap"])[:, :, None, :], trap_cands[:, None, :, :])   # (37, n, K)
         trap_votes = np.stack([(trap_pts.argmin(axis=2) == k).mean(axis=1) for k in range(cands.shape[1])], axis=1)
         trap_rim = lab_distance(to_lab(second["trap"]), rim_lab[:, None, :])
+        # Hunters' outlines reach the trap ring when they stand off the middle; a plate
+        # is only what shows there beyond them (a near-black plate is not the outline).
+        nearest_or_rim = np.concatenate([trap_pts, trap_rim[:, :, None]], axis=2).argmin(axis=2)
+        plate_votes = np.stack([(nearest_or_rim == k).mean(axis=1) for k in range(cands.shape[1])], axis=1)
         trap_unknown = (np.minimum(trap_pts.min(axis=2), trap_rim) > UNKNOWN_DISTANCE).mean(axis=1) > 0.5
         # The outline is known too: between two hunters side by side the core shows it.
         # Between three of them the core's median blends colours: it is unknown only if
@@ -311,6 +317,12 @@ class BoardReader:
         rimness = np.minimum(d_dark[:, :, 0], d_core_colour) - d_dark[:, :, -1]
         rim_share = outline_share(rimness, token_shift)
         has_rim = rim_share >= RIM_SHARE
+        # The cross's print in a dark colour shows outline-like points all over its cell;
+        # a hunter's outline surrounds a core of his colour, never itself. (Only there:
+        # beside a near-black hunter, another's core may well look like an outline.)
+        mid = np.hypot(*(_PROBE - hunter_shift[CENTRE]).T) <= CORE_RADIUS
+        if (rimness[CENTRE, mid] > 0).mean() >= 0.5:
+            has_rim[CENTRE] = False
 
         def conf_of(d):
             part = np.sort(d, axis=1)
@@ -344,7 +356,7 @@ class BoardReader:
                 hunters[label] = int(cells[np.argmin(d_core[cells, idx] - rim_share[cells] * 20)])
         patches = {}
         if len(hunters) < len(self.labels):
-            patches = self._hunters_off_centre(probe, d_dark, readable, hunters, trap_votes)
+            patches = self._hunters_off_centre(probe, d_dark, readable, hunters, plate_votes)
             hunters.update({label: cell for label, (cell, _) in patches.items()})
         if not figure_mammoth:
             # The kit's mammoth covers its cell's trap ring; its core shows the mammoth,

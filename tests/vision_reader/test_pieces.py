@@ -132,3 +132,38 @@ def test_calibrate_takes_the_trap_frames_and_keeps_its_contract_without_them(tmp
     assert "traps" not in json.loads((tmp_path / "without.json").read_text())
     assert main(["calibrate", *setup, "--trap-frames", setup[0], "--out", str(tmp_path / "bad.json")]) == 2
     assert "trap frame 1: no newly placed trap found" in capsys.readouterr().err
+
+
+# Scenes of ``maamut bench vision``'s pieces section (seed, near-black player, cross print)
+# that each once went wrong in the way the test's name says it no longer does.
+def _bench_case(seed, near_black, cross_shape):
+    from sim.vision_bench import pieces_case
+    calibration, scene, image, kit = pieces_case(seed, near_black, cross_shape)
+    return calibration, scene, BoardReader(calibration).read(image, 0.0), kit
+
+
+@pytest.mark.parametrize("seed, cross_shape", [(2400023, "x"), (2400043, "x")])
+def test_a_cross_print_in_the_outlines_colour_is_not_a_hunter_on_the_cross(seed, cross_shape):
+    """The cross is printed in a dark colour close to the hunters' outline, and its middle
+    in a player's colour: with that player's hunter hidden beside another elsewhere, the
+    print alone is not reported as him on the cross."""
+    calibration, scene, obs, _ = _bench_case(seed, False, cross_shape)
+    assert CENTRE not in scene.hunters.values()
+    assert CENTRE not in obs.hunters.values()
+    assert pieces_wrong(obs, scene) == []
+
+
+def test_a_near_black_hunter_beside_another_is_a_hunter_not_a_trap_of_his_colour():
+    """Two outlines reach the trap ring of a shared cell; they are not a near-black plate."""
+    calibration, scene, obs, kit = _bench_case(2400015, True, "x")
+    shared = [cell for cell in scene.hunters.values() if list(scene.hunters.values()).count(cell) > 1]
+    assert shared and all(obs.traps.get(cell) == scene.traps.get(cell) for cell in shared)
+    assert obs.hunters == scene.hunters
+
+
+def test_a_kit_whose_players_are_dark_colours_is_still_learnt_as_the_kit():
+    """A navy and a near-black player: their outlines are not 15 L darker than their cores,
+    yet they are the kit's outlined tokens (not figures), and the board reads exactly."""
+    calibration, scene, obs, kit = _bench_case(2400042, True, "plus")
+    assert calibration.pieces == "kit"
+    assert pieces_wrong(obs, scene) == []
