@@ -25,7 +25,8 @@ TILE_RADIUS = 0.95          # gaps between the tiles
 TILE_HEIGHT = 0.08
 BOARD_HEIGHT = 0.10
 CARD_HEIGHT = 0.012
-HUNTER_KINDS = ("kit_disc", "pawn", "meeple")
+HUNTER_KINDS = ("kit_disc", "pawn", "meeple", "wood_disc", "figure")
+MAMMOTH_KINDS = ("figure", "token")
 TRAP_KINDS = ("disc", "square", "ring")
 
 
@@ -50,6 +51,7 @@ class PhotoLook:
     ambient: float
     seed: int = 0
     extra: dict = field(default_factory=dict)
+    mammoth_kind: str = "figure"   # a standing figure, or a flat printed token
 
     def to_json(self) -> dict:
         return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
@@ -111,6 +113,7 @@ def random_photo_look(rng: np.random.Generator, max_tilt_deg: float = 22.0, card
         camera={"tilt": tilt, "azimuth": float(rng.uniform(0, 2 * math.pi)), "roll": float(rng.uniform(0, 2 * math.pi)),
                 "fill": float(rng.uniform(0.80, 0.92)), "shift": (float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)))},
         lamps=lamps, ambient=float(rng.uniform(0.15, 0.35)),
+        mammoth_kind=str(rng.choice(list(MAMMOTH_KINDS))),
     )
 
 
@@ -427,6 +430,18 @@ class Table:
             self._primitive("cylinder", colour, (p.x, p.y, base + 0.06), vertices=32, radius=0.3, depth=0.12)
             self._primitive("cone", colour, (p.x, p.y, base + 0.45), vertices=32, radius1=0.24, radius2=0.1, depth=0.7)
             self._primitive("sphere", colour, (p.x, p.y, base + 0.9), segments=24, ring_count=12, radius=0.17)
+        elif kind == "wood_disc":   # a plain wooden disc: no outline, rounded edge
+            self._primitive("cylinder", colour, (p.x, p.y, base + 0.07), vertices=40, radius=0.32, depth=0.14)
+        elif kind == "figure":      # a painted figurine, 3.5 cm tall: legs, body, head, spear
+            ca, sa = math.cos(p.angle), math.sin(p.angle)
+            for v in (0.09, -0.09):
+                self._primitive("cylinder", colour, (p.x - v * sa, p.y + v * ca, base + 0.28), vertices=12,
+                                radius=0.07, depth=0.56)
+            self._primitive("cylinder", colour, (p.x, p.y, base + 0.025), vertices=32, radius=0.3, depth=0.05)
+            self._primitive("cylinder", colour, (p.x, p.y, base + 0.8), vertices=20, radius=0.17, depth=0.5)
+            self._primitive("sphere", colour, (p.x, p.y, base + 1.2), segments=20, ring_count=10, radius=0.14)
+            self._primitive("cylinder", self._materials["tusk"], (p.x + 0.2 * ca, p.y + 0.2 * sa, base + 0.75),
+                            vertices=8, radius=0.025, depth=1.4, rotation=(math.radians(10), 0, -p.angle))
         else:   # meeple, 2 cm tall, standing
             w = 0.42
             outline = [(-w, 0), (-0.12, 0), (0, 0.22), (0.12, 0), (w, 0), (0.2, 0.42), (0.45, 0.52), (0.4, 0.65),
@@ -437,6 +452,13 @@ class Table:
             obj.location.z = base
 
     def _mammoth(self, p, mat, top):
+        if self.look.mammoth_kind == "token":
+            # A thick printed token a little smaller than its tile, with a darker edge.
+            self._primitive("cylinder", mat["rim"], (p.x, p.y, top + 0.04), vertices=6, radius=0.8, depth=0.08,
+                            rotation=(0, 0, -p.angle))
+            self._primitive("cylinder", mat["mammoth"], (p.x, p.y, top + 0.0805), vertices=6, radius=0.72,
+                            depth=0.001, rotation=(0, 0, -p.angle))
+            return
         from mathutils import Matrix
         objs = []
         ca, sa = math.cos(p.angle), math.sin(p.angle)

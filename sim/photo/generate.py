@@ -16,6 +16,8 @@ import numpy as np
 
 from engine.hexgrid import cell_name
 
+from .blender import HUNTER_KINDS
+
 
 def render_table(seed: int, out: str, n_positions: int = 3, n_hunters: int | None = None, samples: int = 16,
                  threads: int = 2, max_tilt_deg: float = 22.0, hunter_kinds=None) -> dict:
@@ -23,7 +25,6 @@ def render_table(seed: int, out: str, n_positions: int = 3, n_hunters: int | Non
     from .blender import Table, place_pieces, random_photo_look
 
     rng = np.random.default_rng(seed)
-    from .blender import HUNTER_KINDS
     look = random_photo_look(rng, max_tilt_deg=max_tilt_deg, hunter_kinds=hunter_kinds or HUNTER_KINDS)
     look.seed = seed
     tiles = random_layout(rng)
@@ -74,7 +75,7 @@ def main(argv=None) -> int:
     p.add_argument("--positions", type=int, default=3)
     p.add_argument("--samples", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--hunter-kind", choices=("kit_disc", "pawn", "meeple"), default=None,
+    p.add_argument("--hunter-kind", choices=HUNTER_KINDS, default=None,
                    help="draw only this kind of hunter (default: any, per table)")
     args = p.parse_args(argv)
     for k in range(args.tables):
