@@ -204,7 +204,12 @@ def relearn(frame: np.ndarray, calibration: Calibration, board: LabelBoard, min_
     rims = []
     for index, label in enumerate(labels, start=1):
         cell = board.hunters.get(label)
-        if cell is None or on_cell[cell] > 1 or cell == m or (figures and cell in board.traps):
+        if cell is None or on_cell[cell] > 1 or cell == m:
+            continue
+        # A figure on another's trap mixes two colours in its base disc; on his own
+        # trap (matched with his own colour) plate and piece are one colour, unless the
+        # setup's trap step showed printed traps of another shade.
+        if figures and cell in board.traps and (board.traps[cell] != label or calibration.traps):
             continue
         if figures:
             colour = _figure_colour(probe[cell][_PROBE_RADIUS <= FIGURE_DISC], med["tile"][cell])

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from engine.hexgrid import parse_cell
-from sim.photo.bench import DEFAULT_SET, run_photo_bench, table_dirs
+from sim.photo.bench import DEFAULT_SET, run_photo_bench, score_frame, table_dirs
 from vision.calibration import Calibration, learn
 from vision.reader import BoardReader
 
@@ -152,3 +152,29 @@ def test_bench_vision_photo_prints_the_figures(capsys, tmp_path):
     assert result["photo_tables"] == len(TABLES) and result["photo_tile_cell_error"] == 0.0
     assert main(["bench", "vision", "--photo", str(tmp_path), "--json"]) == 2
     assert "no photo tables" in capsys.readouterr().err
+
+
+RELIT = DEFAULT_SET.parent / "photo_relit" / "t900001"
+
+
+def test_a_relit_photo_table_is_relearnt_with_a_meeple_on_his_own_trap():
+    """Path-traced again under a low warm lamp and daylight (``sim.photo.relight``): the
+    setup's colours no longer read the board. A meeple stands on his own trap (one colour,
+    plate and piece), so he is measured there; the re-learnt colours read the game's board
+    (his trap under him at most hidden, as the tracker allows)."""
+    from vision.relight import LabelBoard, check_readback, relearn
+
+    table = json.loads((RELIT / "truth.json").read_text())
+    truth, frames = _setup(DEFAULT_SET / table["from"])
+    calibration = learn(frames)
+    frame = table["frames"][0]
+    image = cv2.imread(str(RELIT / frame["file"]))
+    board = LabelBoard(parse_cell(frame["mammoth"]), {k: parse_cell(v) for k, v in frame["hunters"].items()},
+                       {parse_cell(c): o for c, o in frame["traps"].items()})
+    assert any(board.traps.get(cell) == label for label, cell in board.hunters.items())
+    assert not score_frame(BoardReader(calibration).read(image, 0.0), frame)["fully_right"]
+    relearnt = relearn(image, calibration, board)
+    assert relearnt.tile_colours != calibration.tile_colours
+    seen = BoardReader(relearnt, lock_tiles=True).read(image, 0.0)
+    check_readback(seen, board)
+    assert seen.mammoth == board.mammoth and seen.traps == board.traps
