@@ -290,24 +290,30 @@ def run_pieces_bench(n_scenes: int = 50, seed: int = 1_900_000) -> dict:
             "pieces_failed_seeds": failures[:20]}
 
 
+def trap_step_case(seed: int):
+    """One set of :func:`run_trap_step_bench`: ``(setup frames, trap frames, scene, image)``."""
+    from .render import trap_setup_scenes
+    from .render_palette import printed_trap_colours
+    rng = np.random.default_rng(seed)
+    kit = Kit.random(rng)
+    kit.palette.trap_colours = printed_trap_colours(rng, kit.palette)
+    tiles = random_layout(rng)
+    n_hunters = int(rng.integers(2, 5))
+    setup = setup_scenes(tiles, rng, n_hunters)
+    frames = [render_frame(s, kit.palette, kit.nudged(rng), rng)[0] for s in setup]
+    trap_frames = [render_frame(s, kit.palette, kit.nudged(rng), rng)[0] for s in trap_setup_scenes(setup[-1], rng)]
+    scene = random_scene(rng, tiles=tiles, n_hunters=n_hunters)
+    image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
+    return frames, trap_frames, scene, image
+
+
 def run_trap_step_bench(n_scenes: int = 25, seed: int = 1_950_000) -> dict:
     """Printed traps of another shade than the pawns (:func:`~sim.render_palette.printed_trap_colours`):
     boards read right when setup showed one trap per player, and when it did not."""
-    from .render import trap_setup_scenes
-    from .render_palette import printed_trap_colours
     with_step = without = 0
     failures = []
     for i in range(n_scenes):
-        rng = np.random.default_rng(seed + i)
-        kit = Kit.random(rng)
-        kit.palette.trap_colours = printed_trap_colours(rng, kit.palette)
-        tiles = random_layout(rng)
-        n_hunters = int(rng.integers(2, 5))
-        setup = setup_scenes(tiles, rng, n_hunters)
-        frames = [render_frame(s, kit.palette, kit.nudged(rng), rng)[0] for s in setup]
-        trap_frames = [render_frame(s, kit.palette, kit.nudged(rng), rng)[0] for s in trap_setup_scenes(setup[-1], rng)]
-        scene = random_scene(rng, tiles=tiles, n_hunters=n_hunters)
-        image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
+        frames, trap_frames, scene, image = trap_step_case(seed + i)
         ok = not pieces_wrong(BoardReader(learn(frames, trap_frames=trap_frames)).read(image, 0.0), scene)
         with_step += ok
         without += not pieces_wrong(BoardReader(learn(frames)).read(image, 0.0), scene)

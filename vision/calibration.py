@@ -37,11 +37,11 @@ MAMMOTH_KINDS = ("kit", "figure")
 #: The kit's mammoth covers its cell's trap ring; a standing figure (seen from above)
 #: covers less than this share of it (measured: kit tokens 0.82 and up, figures 0.49 at most).
 MAMMOTH_COVERS = 0.65
-#: The kit's outline is at least this much darker (Lab L) than the tile, and than the
-#: core too unless the core is itself dark (a navy or near-black player): then the
-#: outline is at most this share of the core's lightness (a pawn's shaded side is not).
+#: The kit's outline is darker (Lab L) than both its core and its tile, by at least
+#: OUTLINE_DARKER or OUTLINE_SHARE of the darker one's lightness, whichever is less: a
+#: navy or near-black player's core, or a dark rock tile, leaves little room below.
 OUTLINE_DARKER = 15.0
-OUTLINE_SHARE = 0.5
+OUTLINE_SHARE = 0.25
 #: A probe point that moved at least this far (ΔE) between two setup
 #: frames shows the piece just put down (render and sensor noise stay under 5).
 CHANGED_DISTANCE = 10.0
@@ -320,8 +320,8 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         hunters[f"c{index - 1}"] = tuple(float(v) for v in reflectance(index, "core", cell))
         rims.append(reflectance(index, "rim", cell))
         core_l, rim_l, tile_l = core_l[cell, 0], rim_l[cell, 0], tile_l[cell, 0]
-        outlines.append(bool(rim_l < tile_l - OUTLINE_DARKER
-                             and (rim_l < core_l - OUTLINE_DARKER or rim_l < core_l * OUTLINE_SHARE)))
+        darker = min(core_l, tile_l)
+        outlines.append(bool(rim_l < darker - min(OUTLINE_DARKER, OUTLINE_SHARE * darker)))
     rim = np.median(np.array(rims), axis=0) if rims else np.array([0.08, 0.08, 0.08])
     model = "kit"
     if pieces == "figures" or (pieces is None and outlines and sum(outlines) * 2 < len(outlines)):

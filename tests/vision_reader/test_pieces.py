@@ -167,3 +167,15 @@ def test_a_kit_whose_players_are_dark_colours_is_still_learnt_as_the_kit():
     calibration, scene, obs, kit = _bench_case(2400042, True, "plus")
     assert calibration.pieces == "kit"
     assert pieces_wrong(obs, scene) == []
+
+
+def test_kit_hunters_put_down_on_dark_rock_are_still_learnt_as_the_kit():
+    """Two of the hunters were put down on dark rock at setup, where the tile leaves the
+    outline little room to be darker: the set is still the kit's (not figures), and with
+    the trap step the board reads exactly."""
+    from sim.vision_bench import trap_step_case
+    from vision.calibration import learn
+    frames, trap_frames, scene, image = trap_step_case(1950017)
+    calibration = learn(frames, trap_frames=trap_frames)
+    assert calibration.pieces == "kit"
+    assert pieces_wrong(BoardReader(calibration).read(image, 0.0), scene) == []
