@@ -109,8 +109,7 @@ def run_vision_bench(n_scenes: int = 200, seed: int = 1_000_000, n_sequences: in
         kit = Kit.random(rng)
         tiles = random_layout(rng)
         n_hunters = int(rng.integers(2, 5))
-        calibration = learn([render_frame(s, kit.palette, kit.nudged(rng), rng)[0]
-                             for s in setup_scenes(tiles, rng, n_hunters)])
+        calibration = learnt_from_setup(rng, kit, tiles, n_hunters)
         reader = BoardReader(calibration)
         scene = random_scene(rng, tiles=tiles, n_hunters=n_hunters)
         image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
@@ -148,6 +147,11 @@ def run_vision_bench(n_scenes: int = 200, seed: int = 1_000_000, n_sequences: in
     }
 
 
+def learnt_from_setup(rng, kit, tiles, n_hunters: int):
+    """The calibration ``maamut calibrate`` learns from the set's rendered setup frames."""
+    return learn([render_frame(s, kit.palette, kit.nudged(rng), rng)[0] for s in setup_scenes(tiles, rng, n_hunters)])
+
+
 def run_stack_bench(n_scenes: int = 50, seed: int = 1_500_000) -> dict:
     """Own-colour stacks (:func:`~sim.render.own_colour_stacks`) on new sets, with the
     held-out outlines too: hunters missed and hunters seen where there is none."""
@@ -159,8 +163,7 @@ def run_stack_bench(n_scenes: int = 50, seed: int = 1_500_000) -> dict:
                          trap_shapes=TRAP_SHAPES + HELD_OUT_TRAP_SHAPES)
         tiles = random_layout(rng)
         n_hunters = int(rng.integers(2, 5))
-        calibration = learn([render_frame(s, kit.palette, kit.nudged(rng), rng)[0]
-                             for s in setup_scenes(tiles, rng, n_hunters)])
+        calibration = learnt_from_setup(rng, kit, tiles, n_hunters)
         scene = own_colour_stacks(rng, tiles, n_hunters)
         image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
         obs = BoardReader(calibration).read(image, timestamp=0.0)
@@ -251,8 +254,7 @@ def pieces_case(seed: int, near_black: bool, cross_shape: str):
     kit.palette.cross_shape = cross_shape
     tiles = random_layout(rng)
     n_hunters = int(rng.integers(3, 5))
-    calibration = learn([render_frame(s, kit.palette, kit.nudged(rng), rng)[0]
-                         for s in setup_scenes(tiles, rng, n_hunters)])
+    calibration = learnt_from_setup(rng, kit, tiles, n_hunters)
     scene = piece_cases(rng, tiles, n_hunters)
     image, _ = render_frame(scene, kit.palette, relit(kit, rng), rng)
     return calibration, scene, image, kit
