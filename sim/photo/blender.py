@@ -111,7 +111,8 @@ def random_photo_look(rng: np.random.Generator, max_tilt_deg: float = 22.0, card
         card_offsets=[(float(rng.uniform(-card_jitter, card_jitter)), float(rng.uniform(-card_jitter, card_jitter)),
                        float(math.radians(rng.uniform(-2.0, 2.0)))) for _ in MARKER_IDS],
         camera={"tilt": tilt, "azimuth": float(rng.uniform(0, 2 * math.pi)), "roll": float(rng.uniform(0, 2 * math.pi)),
-                "fill": float(rng.uniform(0.80, 0.92)), "shift": (float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)))},
+                "fill": float(rng.uniform(0.80, 0.92)), "shift": (float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3))),
+                "lens": float(rng.choice([35.0, float(rng.uniform(14.0, 35.0))]))},
         lamps=lamps, ambient=float(rng.uniform(0.15, 0.35)),
         mammoth_kind=str(rng.choice(list(MAMMOTH_KINDS))),
     )
@@ -365,7 +366,9 @@ class Table:
         bpy, cam = self.bpy, self.look.camera
         from mathutils import Euler, Vector
         data = bpy.data.cameras.new("camera")
-        data.lens, data.sensor_width, data.sensor_fit = 35.0, 36.0, "HORIZONTAL"
+        # A wide lens (a Pi camera module 3 wide, a webcam) sits lower for the same
+        # board: pieces lean further over their neighbours.
+        data.lens, data.sensor_width, data.sensor_fit = cam.get("lens", 35.0), 36.0, "HORIZONTAL"
         f_px = IMAGE_SIZE[0] * data.lens / data.sensor_width
         # Distance so the board's diameter fills ``fill`` of the image height.
         distance = BOARD_RADIUS * f_px / (cam["fill"] * IMAGE_SIZE[1] / 2) * 1.02

@@ -20,13 +20,15 @@ from .blender import HUNTER_KINDS
 
 
 def render_table(seed: int, out: str, n_positions: int = 3, n_hunters: int | None = None, samples: int = 16,
-                 threads: int = 2, max_tilt_deg: float = 22.0, hunter_kinds=None) -> dict:
+                 threads: int = 2, max_tilt_deg: float = 22.0, hunter_kinds=None, lens_mm: float | None = None) -> dict:
     from sim.render import random_layout, random_scene, setup_scenes
     from .blender import Table, place_pieces, random_photo_look
 
     rng = np.random.default_rng(seed)
     look = random_photo_look(rng, max_tilt_deg=max_tilt_deg, hunter_kinds=hunter_kinds or HUNTER_KINDS)
     look.seed = seed
+    if lens_mm is not None:
+        look.camera["lens"] = float(lens_mm)
     tiles = random_layout(rng)
     n_hunters = int(rng.integers(2, 5)) if n_hunters is None else n_hunters
     os.makedirs(out, exist_ok=True)
@@ -75,13 +77,15 @@ def main(argv=None) -> int:
     p.add_argument("--positions", type=int, default=3)
     p.add_argument("--samples", type=int, default=16)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--max-tilt", type=float, default=22.0, help="the camera's largest tilt from straight down (degrees)")
+    p.add_argument("--lens", type=float, default=None, help="the camera's lens (mm, 36 mm sensor; default: random)")
     p.add_argument("--hunter-kind", choices=HUNTER_KINDS, default=None,
                    help="draw only this kind of hunter (default: any, per table)")
     args = p.parse_args(argv)
     for k in range(args.tables):
         seed = args.seed + k
         truth = render_table(seed, os.path.join(args.out, f"t{seed:06d}"), args.positions, samples=args.samples,
-                             threads=args.threads, hunter_kinds=(args.hunter_kind,) if args.hunter_kind else None)
+                             threads=args.threads, max_tilt_deg=args.max_tilt, lens_mm=args.lens, hunter_kinds=(args.hunter_kind,) if args.hunter_kind else None)
         print(f"table {seed}: {len(truth['setup'])} setup + {len(truth['frames'])} frames, "
               f"{truth['seconds_per_frame']} s/frame", flush=True)
     return 0
