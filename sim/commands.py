@@ -67,6 +67,9 @@ def register_bench(bench_subparsers) -> None:
     p.add_argument("--photo", nargs="?", const="", default=None, metavar="DIR",
                    help="read path-traced photo tables instead (default: the set kept in "
                         "tests/vision_reader/data/photo; see sim/photo/generate.py to render more)")
+    p.add_argument("--photo-games", default=None, metavar="DIR",
+                   help="track path-traced games instead, like maamut track (folders with game.json in DIR, "
+                        "made by sim/photo/game.py; with --photo, both): the photo_games_* figures")
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(handler=run_bench)
 
@@ -131,12 +134,24 @@ def run_render(args) -> int:
 
 
 def run_bench(args) -> int:
+    games_root = getattr(args, "photo_games", None)
+    if games_root is not None:
+        from .photo.game_bench import game_dirs
+        if not game_dirs(games_root):
+            return _fail(f"no photo games (folders with game.json) in {games_root}")
     if getattr(args, "photo", None) is not None:
         from .photo.bench import DEFAULT_SET, run_photo_bench, table_dirs
         root = args.photo or DEFAULT_SET
         if not table_dirs(root):
             return _fail(f"no photo tables (folders with truth.json) in {root}")
         result = run_photo_bench(root)
+        _add_photo_games(result, games_root)
+        _print(result, args.json)
+        return 0
+    if games_root is not None:
+        # Like --photo: the path-traced games instead of the rendered scenes.
+        result = {}
+        _add_photo_games(result, games_root)
         _print(result, args.json)
         return 0
     from .vision_bench import run_vision_bench
@@ -170,6 +185,12 @@ def run_bench(args) -> int:
         result.update(run_relight(args.relight, args.seed + 700_000))
     _print(result, args.json)
     return 0
+
+
+def _add_photo_games(result: dict, root) -> None:
+    if root is not None:
+        from .photo.game_bench import run_photo_games_bench
+        result.update(run_photo_games_bench(root))
 
 
 def _print(result: dict, as_json: bool) -> None:

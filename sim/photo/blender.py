@@ -149,6 +149,82 @@ def place_pieces(scene, rng: np.random.Generator, jitter: float = 0.08) -> list[
     return out
 
 
+@dataclass
+class PhotoHand:
+    """A forearm and hand reaching over the board from a table edge (board units).
+
+    ``target`` is the board point under the fingertips, ``height`` the palm's height
+    above the tiles (3-12 cm is 1.2-4.8 units), ``heading`` the direction (radians,
+    board frame) from the target back to the player's elbow. ``holding`` is a player's
+    label whose hunter is pinched under the fingers, or None.
+    """
+    target: tuple
+    height: float
+    heading: float
+    skin: tuple
+    sleeve: tuple | None
+    spread: float = 0.15       # radians between neighbouring fingers
+    curl: float = 0.35         # radians the fingers bend down
+    holding: str | None = None
+
+    def to_json(self) -> dict:
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.__dict__.items()}
+
+
+def random_photo_hand(rng: np.random.Generator, cell: int, holding: str | None = None) -> PhotoHand:
+    """A hand over ``cell`` (a little off its centre), reaching in from any edge.
+
+    >>> hand = random_photo_hand(np.random.default_rng(3), 0)
+    >>> 1.2 <= hand.height <= 4.8, hand.holding
+    (True, None)
+    """
+    tone = rng.uniform(0.25, 0.95)
+    skin = (tone, tone * rng.uniform(0.62, 0.8), tone * rng.uniform(0.48, 0.68))
+    sleeve = _hsv(rng.uniform(0, 1), rng.uniform(0, 0.8), rng.uniform(0.08, 0.9)) if rng.random() < 0.7 else None
+    x, y = CELL_CENTRES[cell] + rng.uniform(-0.4, 0.4, 2)
+    # From the edge nearest to the cell, give or take: people reach in from their seat.
+    outward = math.atan2(y, x) if abs(x) + abs(y) > 1 else rng.uniform(0, 2 * math.pi)
+    heading = outward + rng.uniform(-0.9, 0.9)
+    height = rng.uniform(2.2, 4.8) if holding is None else rng.uniform(1.2, 2.0)
+    return PhotoHand((float(x), float(y)), float(height), float(heading), tuple(float(v) for v in skin),
+                     sleeve, float(rng.uniform(0.08, 0.22)), float(rng.uniform(0.15, 0.6)), holding)
+
+
+def hand_segments(hand: PhotoHand, top: float = BOARD_HEIGHT + TILE_HEIGHT) -> list[tuple]:
+    """The hand as ``(kind, start, end, radius)`` pieces in board coordinates (x, y, z).
+
+    Palm and fingers are flattened ellipsoids (``"palm"``, ``"finger"``), the forearm and
+    sleeve cylinders; the forearm rises towards the elbow at the table's edge.
+
+    >>> parts = hand_segments(PhotoHand((0.0, 0.0), 3.0, 0.0, (0.8, 0.6, 0.5), None))
+    >>> sorted({kind for kind, *_ in parts})
+    ['finger', 'forearm', 'palm']
+    """
+    d = np.array([math.cos(hand.heading), math.sin(hand.heading), 0.0])   # towards the elbow
+    side = np.array([-d[1], d[0], 0.0])
+    up = np.array([0.0, 0.0, 1.0])
+    tip = np.array([hand.target[0], hand.target[1], top + hand.height])
+    palm_centre = tip + d * 3.6 + up * 0.35
+    wrist = palm_centre + d * 1.9 + up * 0.25
+    elbow = wrist + d * 10.0 + up * 3.5
+    parts = [("palm", palm_centre - d * 1.8, palm_centre + d * 1.8, 1.65)]
+    knuckles = palm_centre - d * 1.6
+    for k, (length, offset) in enumerate(((2.6, -1.15), (3.0, -0.4), (3.1, 0.4), (2.8, 1.15))):
+        angle = (k - 1.5) * hand.spread
+        along = -(d * math.cos(angle) + side * math.sin(angle))
+        base = knuckles + side * offset
+        end = base + along * length * math.cos(hand.curl) - up * length * math.sin(hand.curl)
+        parts.append(("finger", base, end, 0.34))
+    thumb_base = palm_centre + side * 1.4 - d * 0.2
+    thumb_dir = -(d * 0.7) + side * 0.7
+    parts.append(("finger", thumb_base, thumb_base + thumb_dir * 2.4 - up * 0.5, 0.4))
+    parts.append(("forearm", wrist, elbow, 1.15))
+    if hand.sleeve is not None:
+        cuff = wrist + (elbow - wrist) * 0.35
+        parts.append(("sleeve", cuff, elbow + (elbow - wrist) * 0.3, 1.5))
+    return parts
+
+
 # --- Blender --------------------------------------------------------------------------
 
 class Table:
@@ -484,10 +560,106 @@ class Table:
                                     depth=0.45, rotation=(0, math.radians(15), -p.angle)))
         del Matrix, objs
 
+    # -- a hand ---------------------------------------------------------------------------
+    def add_hand(self, hand: PhotoHand):
+        """Put a forearm and hand over the board (removed by :meth:`clear_pieces`)."""
+        from mathutils import Vector
+        bpy = self.bpy
+        skin = self._material(f"skin{len(self.pieces)}", hand.skin, 0.5)
+        sleeve = self._material(f"sleeve{len(self.pieces)}", hand.sleeve, 0.85, linen=0.1) if hand.sleeve else None
+        before = set(bpy.data.objects)
+        for kind, start, end, radius in hand_segments(hand):
+            a = Vector((float(start[0]), -float(start[1]), float(start[2])))
+            b = Vector((float(end[0]), -float(end[1]), float(end[2])))
+            axis = b - a
+            mid = (a + b) / 2
+            rotation = axis.to_track_quat("Z", "Y").to_euler()
+            material = sleeve if kind == "sleeve" else skin
+            if kind in ("forearm", "sleeve"):
+                bpy.ops.mesh.primitive_cylinder_add(vertices=32, radius=radius, depth=axis.length, location=mid,
+                                                    rotation=rotation)
+                obj = bpy.context.active_object
+                bpy.ops.object.shade_smooth()
+                obj.data.materials.append(material)
+                if kind == "forearm":   # a rounded wrist
+                    bpy.ops.mesh.primitive_uv_sphere_add(segments=24, ring_count=12, radius=radius * 0.95,
+                                                         location=a)
+                    bpy.ops.object.shade_smooth()
+                    bpy.context.active_object.data.materials.append(skin)
+            else:
+                flat = 0.42 if kind == "palm" else 0.85
+                bpy.ops.mesh.primitive_uv_sphere_add(segments=24, ring_count=12, radius=1.0, location=mid,
+                                                     rotation=rotation)
+                obj = bpy.context.active_object
+                obj.scale = (radius, radius * flat, axis.length / 2 + radius * 0.3)
+                bpy.ops.object.shade_smooth()
+                obj.data.materials.append(material)
+        if hand.holding is not None:
+            if not self._materials:
+                self.add_pieces([])
+            top = BOARD_HEIGHT + TILE_HEIGHT
+            held = Placement("hunter", -1, hand.target[0], hand.target[1], 0.0, hand.holding)
+            self._hunter(held, self._materials[hand.holding], self._materials["rim"], top + hand.height - 1.0)
+        self.pieces += [o for o in bpy.data.objects if o not in before]
+
     # -- render --------------------------------------------------------------------------
     def render(self, path: str) -> None:
+        self.scene.render.use_border = False
         self.scene.render.filepath = path
         self.bpy.ops.render.render(write_still=True)
+
+    def project(self, points) -> np.ndarray:
+        """Pixel coordinates (x right, y down) of board points ``(x, y, z)``."""
+        from bpy_extras.object_utils import world_to_camera_view
+        from mathutils import Vector
+        w, h = IMAGE_SIZE
+        out = []
+        for x, y, z in np.asarray(points, dtype=float):
+            v = world_to_camera_view(self.scene, self.scene.camera, Vector((x, -y, z)))
+            out.append((v.x * w, (1 - v.y) * h))
+        return np.array(out)
+
+    def shadow_points(self, points) -> np.ndarray:
+        """Where ``points`` (board x, y, z) cast their shadow on the tiles, from every
+        lamp's corners (soft shadows reach out by about the lamp's size)."""
+        top = BOARD_HEIGHT + TILE_HEIGHT
+        points = np.asarray(points, dtype=float)
+        out = [points]
+        for lamp in self.look.lamps:
+            lx, ly, lz = lamp["position"]
+            half = lamp["size"] / 2
+            for cx, cy in ((-half, -half), (half, -half), (half, half), (-half, half)):
+                source = np.array([lx + cx, ly + cy, lz])
+                heights = np.clip(points[:, 2] - top, 0, None)
+                t = heights / np.maximum(source[2] - points[:, 2], 0.5)
+                shadow = points + (points - source) * t[:, None]
+                shadow[:, 2] = top
+                out.append(shadow)
+        return np.concatenate(out)
+
+    def render_region(self, path: str, box: tuple) -> np.ndarray:
+        """Render only the pixel box ``(x0, y0, x1, y1)`` (y down); returns that BGR crop.
+
+        The same sampling seed as a full frame: outside the changes, the crop matches
+        the previous frame's pixels up to the denoiser, so it can be pasted on it.
+        """
+        w, h = IMAGE_SIZE
+        x0, y0, x1, y1 = box
+        render = self.scene.render
+        render.use_border = True
+        render.use_crop_to_border = True
+        render.border_min_x, render.border_max_x = x0 / w, x1 / w
+        render.border_min_y, render.border_max_y = 1 - y1 / h, 1 - y0 / h
+        render.image_settings.file_format = "PNG"
+        render.filepath = path
+        try:
+            self.bpy.ops.render.render(write_still=True)
+        finally:
+            render.image_settings.file_format = "JPEG"
+            render.use_border = False
+        crop = cv2.imread(path, cv2.IMREAD_COLOR)
+        return cv2.resize(crop, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST) \
+            if crop.shape[:2] != (y1 - y0, x1 - x0) else crop
 
     def camera_matrix(self) -> dict:
         """The camera's intrinsics and pose (board units), for parallax checks."""
