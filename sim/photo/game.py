@@ -96,14 +96,32 @@ class PhysicalBoard:
         self.jitter = jitter
         self.pieces: dict = {}   # ("mammoth",) / ("hunter", label) / ("trap", cell) -> Placement
 
-    def _spot(self, cell: int, taken) -> tuple:
+    def _spot(self, cell: int) -> tuple:
         from vision.geometry import CELL_CENTRES
         x, y = CELL_CENTRES[cell] + self.rng.uniform(-self.jitter, self.jitter, 2)
-        if taken:
-            # A second token on the cell stands beside the first, as people put it.
-            a = self.rng.uniform(0, 2 * math.pi)
-            x, y = x + 0.38 * math.cos(a), y + 0.38 * math.sin(a)
         return float(x), float(y)
+
+    def _make_room(self, cell: int) -> None:
+        """Stand the hunters sharing ``cell`` apart, as people put them (pieces do not
+        overlap): around the cell's centre, or beside the mammoth if it is there."""
+        from dataclasses import replace
+        from vision.geometry import CELL_CENTRES
+        hunters = [key for key, p in self.pieces.items() if p.kind == "hunter" and p.cell == cell]
+        mammoth = self.pieces.get(("mammoth",))
+        if mammoth is not None and mammoth.cell == cell:
+            side = np.array([-math.sin(mammoth.angle), math.cos(mammoth.angle)])
+            spots = [np.array([mammoth.x, mammoth.y]) + side * 0.62 * (1 if k % 2 == 0 else -1) * (1 + k // 2 * 0.2)
+                     for k in range(len(hunters))]
+        elif len(hunters) > 1:
+            a = self.rng.uniform(0, 2 * math.pi)
+            r = 0.42 if len(hunters) == 2 else 0.5
+            spots = [CELL_CENTRES[cell] + r * np.array([math.cos(a + 2 * math.pi * k / len(hunters)),
+                                                        math.sin(a + 2 * math.pi * k / len(hunters))])
+                     for k in range(len(hunters))]
+        else:
+            return
+        for key, (x, y) in zip(hunters, spots):
+            self.pieces[key] = replace(self.pieces[key], x=float(x), y=float(y))
 
     def update(self, board) -> set:
         """Move to ``board`` (a :class:`sim.tracker_bench.Snapshot`); returns the cells
@@ -120,12 +138,13 @@ class PhysicalBoard:
         for key, cell in wanted.items():
             if key in self.pieces:
                 continue
-            taken = any(p.cell == cell and p.kind != "trap" for p in self.pieces.values()) and key[0] != "trap"
-            x, y = self._spot(cell, taken)
+            x, y = self._spot(cell)
             kind = key[0]
             owner = key[1] if kind == "hunter" else owners.get(key)
             self.pieces[key] = Placement(kind, cell, x, y, float(self.rng.uniform(0, 2 * math.pi)), owner)
             changed.add(cell)
+        for cell in sorted(changed):
+            self._make_room(cell)
         return changed
 
     def placements(self, without: str | None = None) -> list:
