@@ -41,8 +41,8 @@ from engine.hexgrid import NUM_CELLS, cell_name
 STILL_HOLD = 8
 #: Pixels around a changed region, so the denoiser's edge falls on unchanged pixels.
 REGION_MARGIN = 24
-#: Height (board units above the tiles) that a piece's changed region reaches.
-PIECE_HEIGHT = 1.3
+#: Height (board units above the tiles) that a piece's changed region reaches (a 3.5 cm figure and its spear).
+PIECE_HEIGHT = 1.8
 
 
 def script_to_json(script) -> dict:
