@@ -349,15 +349,27 @@ MOVED_POINTS = 8
 def moved_cells(before: np.ndarray, after: np.ndarray, locator: BoardLocator | None = None) -> tuple[int, ...]:
     """Cells where something was put down or taken away between two frames of a still
     board (pieces of any shape: what changed, not what the kit's rings show)."""
-    locator, sampler = locator or BoardLocator(), CellSampler()
-    probes = []
-    for frame in (before, after):
-        g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
-        if g is None:
-            return ()
-        probes.append(to_lab(sampler.sample(frame, g.homography, ("probe",))[0]["probe"]))
+    locator = locator or BoardLocator()
+    probes = [change_probe(frame, locator) for frame in (before, after)]
+    if probes[0] is None or probes[1] is None:
+        return ()
+    return moved_between(*probes)
+
+
+def change_probe(frame: np.ndarray, locator: BoardLocator | None = None) -> np.ndarray | None:
+    """The cells' probe points in Lab, compared by :func:`moved_between` (``None``: no board)."""
+    locator = locator or BoardLocator()
+    g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
+    if g is None:
+        return None
+    return to_lab(CellSampler().sample(frame, g.homography, ("probe",))[0]["probe"])
+
+
+def moved_between(before: np.ndarray, after: np.ndarray) -> tuple[int, ...]:
+    """Cells whose probe points (:func:`change_probe`) changed: :data:`MOVED_POINTS` of them
+    by :data:`CHANGED_DISTANCE` or more, within 0.75 tile radii of the centre."""
     from .geometry import ZONE_OFFSETS
-    change = lab_distance(probes[1], probes[0])
+    change = lab_distance(after, before)
     change[:, np.hypot(*ZONE_OFFSETS["probe"].T) > 0.75] = 0.0
     return tuple(int(c) for c in np.flatnonzero((change > CHANGED_DISTANCE).sum(axis=1) >= MOVED_POINTS))
 

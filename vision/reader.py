@@ -88,6 +88,11 @@ HUE_WEIGHTS = np.array([0.15, 1.0, 1.0], np.float32)
 #: is at least this, and this many times the other plates' of that colour.
 STACK_SPREAD = 12.0
 STACK_RATIO = 1.8
+#: ... or the base disc (share of his colour) of one of his traps is at least
+#: RING_STANDING and STACK_RATIO times his other traps' (counted as RING_BARE at least):
+#: a figure standing in the middle of a ring trap (measured: 0.58-0.65, bare rings 0-0.21).
+RING_STANDING = 0.3
+RING_BARE = 0.1
 #: A probe point is of a piece's colour when nearer it than the tile and within this.
 FIGURE_MATCH = 30.0
 #: Kit hunters beside others on one cell or on the mammoth's token (not centred on
@@ -133,6 +138,20 @@ def outline_share(rimness: np.ndarray, centres: np.ndarray) -> np.ndarray:
     looked = onehot.any(axis=1)
     seen = (onehot & (rimness[..., None] > 0)).any(axis=1)
     return seen.sum(axis=1) / np.maximum(looked.sum(axis=1), 1)
+
+
+def densest_middle(points: np.ndarray, radius: float = 0.18) -> np.ndarray:
+    """The middle of the densest patch among ``points`` (n, 2): a token's colour is packed
+    where it lies, while the same colour's odd points in textured tile art are scattered
+    (a median of them all would land between the two).
+
+    >>> pts = np.array([[0.4, 0.1], [0.45, 0.15], [0.5, 0.1], [0.45, 0.05], [-0.5, -0.4], [0.0, -0.6]])
+    >>> densest_middle(pts).round(2).tolist()
+    [0.45, 0.1]
+    """
+    gap = np.hypot(points[:, None, 0] - points[None, :, 0], points[:, None, 1] - points[None, :, 1])
+    seed = points[int(np.argmax((gap <= radius).sum(axis=1)))]
+    return points[np.hypot(*(points - seed).T) <= radius].mean(axis=0)
 
 
 def _outline_around(rimness_cell: np.ndarray, middle: np.ndarray, cell: int) -> float:
@@ -430,8 +449,7 @@ class BoardReader:
             cells = np.flatnonzero(readable & (count >= PATCH_POINTS) & (trap_votes[:, idx] < TRAP_SHARE))
             best, best_score = None, 0.0
             for cell in cells:
-                pts = _PROBE[mine[cell]]
-                middle = np.median(pts, axis=0)
+                middle = densest_middle(_PROBE[mine[cell]])
                 # A hunter's colour fills the middle of his patch; a plate's colour around
                 # another hunter leaves it to him.
                 centre = np.hypot(*(_PROBE - middle).T) <= PATCH_CENTRE
@@ -507,6 +525,15 @@ class BoardReader:
                 if spread[best] >= STACK_SPREAD and (not others.size
                                                      or spread[best] >= STACK_RATIO * np.median(others)):
                     hunters[label] = int(cells[best])
+                    continue
+                # A ring trap leaves its middle bare: a base disc there full of his colour,
+                # where his other rings show little, is him standing in one.
+                base = share_base[cells, idx]
+                best = int(np.argmax(base))
+                others = np.delete(base, best)
+                if (others.size and base[best] >= RING_STANDING
+                        and base[best] >= STACK_RATIO * max(float(np.median(others)), RING_BARE)):
+                    hunters[label] = int(cells[best])
         piece = share_base[:, 2:].max(axis=1) if n_k > 2 else np.zeros(NUM_CELLS)
         confidence = np.minimum(np.clip(np.abs(trap_share - TRAP_SHARE) * 4, 0, 1),
                                 np.clip(np.abs(piece - FIGURE_SHARE) * 6, 0, 1))
@@ -516,7 +543,10 @@ class BoardReader:
     def _figure_mammoth(probe, cands, readable, share_wide=None) -> int | None:
         """The cell whose wide base disc shows most of the mammoth's colour, if enough."""
         if share_wide is None:
-            d = lab_distance(probe[:, :, None, :], cands[:, None, :2, :], FIGURE_LAB_WEIGHTS)   # tile, mammoth
+            # Against the hunters' colours too: a trap plate, flat and lit unlike the
+            # kit's disc its colour was learnt from, may still be nearer the mammoth's
+            # than the tile's, but not nearer than its own player's.
+            d = lab_distance(probe[:, :, None, :], cands[:, None, :, :], FIGURE_LAB_WEIGHTS)
             wide = _PROBE_RADIUS <= MAMMOTH_BASE
             mine = (d.argmin(axis=2) == 1) & (d[:, :, 1] < FIGURE_MATCH) & wide
             share = mine.sum(axis=1) / wide.sum()

@@ -31,7 +31,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE
 
-from .calibration import Calibration, CalibrationError, learn, moved_cells
+from .calibration import Calibration, CalibrationError, change_probe, learn, moved_between
 from .observation import Observation
 from .reader import BoardReader
 
@@ -57,6 +57,7 @@ class SetupLearner:
         self._run_key = None
         self._run = 0
         self._tried_keys: set = set()
+        self._last_probe: np.ndarray | None = None   # the last accepted frame's (change_probe)
 
     @property
     def hunters_done(self) -> bool:
@@ -152,13 +153,16 @@ class SetupLearner:
             self._run_key, self._run = None, 0
             self._tried_keys.clear()
             return False
-        if key in self._tried_keys:
-            # The reader sees nothing new, but a piece of a shape the kit's rings miss
-            # (a thin meeple, a pawn) may have been put down: what changed since the
-            # last step tells.
-            moved = moved_cells(self.frames[-1], frame)
-            if moved and len(moved) <= MAX_NEW_TOKEN_CELLS + 1:
-                key = (key, moved)
+        # The new piece's cell, whatever the reader makes of it: what changed since the
+        # last step. A colour not learnt yet may read as unreadable in one camera frame
+        # and pass unnoticed in the next (sensor noise), and a piece of a shape the kit's
+        # rings miss (a thin meeple, a pawn) may not show at all; what changed holds
+        # still. (Unless the board was nudged or the light drifted since: many cells
+        # changed, and the reader's own reading is all there is.)
+        after = change_probe(frame)
+        moved = () if after is None or self._last_probe is None else moved_between(self._last_probe, after)
+        if 0 < len(moved) <= MAX_NEW_TOKEN_CELLS + 1:
+            key = (tuple(sorted(set(key[0]) | set(moved))), key[1])
         # Learning is tried once per settled board: a new colour close to a known one
         # may not show as unreadable, so a board that settled after a hand is tried too.
         if not self._settled_anew(key):
@@ -175,13 +179,15 @@ class SetupLearner:
 
     def _accept(self, frame, calibration: Calibration) -> None:
         self.frames.append(frame)
+        self._last_probe = change_probe(frame)
         self.calibration = calibration
         self._reader = BoardReader(calibration, lock_tiles=True)
         self._hunters_seen = dict(self._reader.read(frame, 0.0).hunters)
         self._candidate = None
         self._run_key, self._run = None, 0
         # The board just learnt is not a new placement: wait for it to change first.
-        self._tried_keys = {_placement_key(self._reader.read(frame, 0.0), calibration)}
+        key = _placement_key(self._reader.read(frame, 0.0), calibration)
+        self._tried_keys = {key if key is None else (tuple(sorted(key[0])), key[1])}
 
 
 def _clean_empty_board(observation: Observation) -> bool:

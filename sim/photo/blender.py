@@ -532,10 +532,11 @@ class Table:
 
     def _mammoth(self, p, mat, top):
         if self.look.mammoth_kind == "token":
-            # A thick printed token a little smaller than its tile, with a darker edge.
-            self._primitive("cylinder", mat["rim"], (p.x, p.y, top + 0.04), vertices=6, radius=0.8, depth=0.08,
+            # A thick printed token with a darker edge, clear of its tile's outer ring (a
+            # token as large as the tile hides the tile: its cell reads as covered).
+            self._primitive("cylinder", mat["rim"], (p.x, p.y, top + 0.04), vertices=6, radius=0.66, depth=0.08,
                             rotation=(0, 0, -p.angle))
-            self._primitive("cylinder", mat["mammoth"], (p.x, p.y, top + 0.0805), vertices=6, radius=0.72,
+            self._primitive("cylinder", mat["mammoth"], (p.x, p.y, top + 0.0805), vertices=6, radius=0.6,
                             depth=0.001, rotation=(0, 0, -p.angle))
             return
         from mathutils import Matrix

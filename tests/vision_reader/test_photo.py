@@ -178,3 +178,21 @@ def test_a_relit_photo_table_is_relearnt_with_a_meeple_on_his_own_trap():
     seen = BoardReader(relearnt, lock_tiles=True).read(image, 0.0)
     check_readback(seen, board)
     assert seen.mammoth == board.mammoth and seen.traps == board.traps
+
+
+def test_a_figure_standing_in_his_own_ring_trap_is_read_there():
+    """A 3.5 cm figurine inside a ring trap of his colour, under a 16 mm lens 18° off
+    straight down (t920002): his ring's bare middle is full of his colour, his other
+    rings' are not, so he is read on it, and the ring stays a trap."""
+    folder = DEFAULT_SET / "t920002"
+    truth, frames = _setup(folder)
+    assert truth["look"]["trap_kind"] == "ring" and truth["look"]["camera"]["lens"] == 16.0
+    reader = BoardReader(learn(frames))
+    standing = 0
+    for frame in truth["frames"]:
+        obs = reader.read(cv2.imread(str(folder / frame["file"])), timestamp=0.0)
+        for label, cell in frame["hunters"].items():
+            if frame["traps"].get(cell) == label:
+                standing += 1
+                assert obs.hunters.get(label) == parse_cell(cell) and obs.traps.get(parse_cell(cell)) == label
+    assert standing >= 2

@@ -1,7 +1,7 @@
-"""A whole game filmed on a path-traced table, hands over the board, tracked like ``maamut track``.
+"""Whole games filmed on path-traced tables, hands over the board, tracked like ``maamut track``.
 
-The frames in ``data/photo_game/`` were rendered by ``sim/photo/game.py`` (Blender's
-Cycles; regenerate with ``python -m sim.photo.game --out DIR --seed 2000009 --turns 6``):
+The frames in ``data/photo_games/gSEED/`` were rendered by ``sim/photo/game.py`` (Blender's
+Cycles; regenerate with ``python -m sim.photo.game --out DIR --seed SEED --turns 6``):
 the setup, then for every move one or two frames with a forearm and hand over the
 board (sometimes pinching the hunter it moves) and one still frame of the new board,
 held for eight camera frames with sensor noise. No Blender is needed here.
@@ -13,22 +13,30 @@ import pytest
 
 from sim.photo.game_bench import game_dirs, load_game, track_game
 
-GAME = Path(__file__).parent / "data" / "photo_game"
+GAMES = game_dirs(Path(__file__).parent / "data" / "photo_games")
+#: What each kept game has that once went wrong (see docs/vision.md).
+WHY = {
+    "g2000009": "kit discs, a flight",
+    "g2000001": "four players whose new colours flicker between readable and not under "
+                "sensor noise at setup; a disc standing on its own trap plate beside a mammoth figure",
+    "g2000000": "a disc left 0.42 tile radii off its cell's middle once the hunter beside it left",
+}
 
 
-def test_the_kept_game_is_short_and_small():
-    manifest = load_game(GAME)
-    shown = [f for f in manifest["frames"] if f["kind"] != "pass"]
-    assert len(shown) <= 25
-    assert sum((GAME / f["file"]).stat().st_size for f in shown) < 3_000_000
-    kinds = {f["kind"] for f in manifest["frames"]}
-    assert {"setup", "hand", "still"} <= kinds
-    assert game_dirs(GAME) == [GAME]
+def test_the_kept_games_are_short_and_small():
+    assert [g.name for g in GAMES] == sorted(WHY)
+    for game in GAMES:
+        manifest = load_game(game)
+        shown = [f for f in manifest["frames"] if f["kind"] != "pass"]
+        assert len(shown) <= 30
+        assert sum((game / f["file"]).stat().st_size for f in shown) < 4_000_000
+        kinds = {f["kind"] for f in manifest["frames"]}
+        assert {"setup", "hand", "still"} <= kinds
 
 
-@pytest.fixture(scope="module")
-def tracked():
-    return track_game(GAME)
+@pytest.fixture(scope="module", params=GAMES, ids=[g.name for g in GAMES])
+def tracked(request):
+    return track_game(request.param)
 
 
 def test_a_filmed_game_commits_nothing_that_was_not_played(tracked):
