@@ -45,6 +45,7 @@ from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, fit_gain_fie
                      relit_gain,
                      margin_confidence, to_lab)
 from .geometry import CELL_CENTRES, ZONE_OFFSETS, BoardLocator, CellSampler, centroid_offsets, mirror_frame
+from .pose import CameraPose
 from .observation import Observation
 
 #: A tile-ring point further than this (weighted ΔE) from its expected tile is foreign.
@@ -74,6 +75,11 @@ TRAP_SHARE = 0.35
 #: Figures: a piece stands on the cell whose base disc (this radius, tile circumradii)
 #: shows at least FIGURE_SHARE of its colour; the mammoth's base disc is wider.
 FIGURE_BASE = 0.38
+#: A tall figure (tile circumradii: 3.5 cm on 2.5 cm tile radii), and how far towards a
+#: neighbour its top must be seen for that neighbour's base disc to show its colour
+#: (1.73 between centres, less the base disc's 0.38 and the head's own half-width).
+FIGURE_HEIGHT = 1.4
+LEAN_REACH = 1.2
 MAMMOTH_BASE = 0.5
 FIGURE_SHARE = 0.15
 MAMMOTH_SHARE = 0.2
@@ -138,6 +144,37 @@ def outline_share(rimness: np.ndarray, centres: np.ndarray) -> np.ndarray:
     looked = onehot.any(axis=1)
     seen = (onehot & (rimness[..., None] > 0)).any(axis=1)
     return seen.sum(axis=1) / np.maximum(looked.sum(axis=1), 1)
+
+
+def figure_leans(homography: np.ndarray, frame_shape) -> np.ndarray:
+    """(37, 2): where the top of a figure FIGURE_HEIGHT tall standing on each cell is
+    seen on the board's plane, from its base (board units; :mod:`vision.pose`)."""
+    pose = CameraPose.from_homography(homography, (frame_shape[1], frame_shape[0]))
+    return pose.lean(CELL_CENTRES, FIGURE_HEIGHT) - CELL_CENTRES
+
+
+def base_cell(cell: int, score: np.ndarray, leans: np.ndarray | None) -> int:
+    """The cell a figure stands on, given the cell whose base disc shows most of his
+    colour (``score``, per cell): a neighbour that also shows it, and whose figure's top
+    would be seen over ``cell`` (the camera looks at it from that side), is where he stands.
+
+    >>> top, foot = CENTRE, NEIGHBOURS[CENTRE][0]
+    >>> score = np.zeros(NUM_CELLS); score[[top, foot]] = 0.4, 0.3
+    >>> leans = np.zeros((NUM_CELLS, 2)); leans[foot] = CELL_CENTRES[top] - CELL_CENTRES[foot]
+    >>> base_cell(top, score, leans) == foot, base_cell(top, score, None), base_cell(top, score, -leans) == top
+    (True, 18, True)
+    """
+    if leans is None:
+        return cell
+    for n in NEIGHBOURS[cell]:
+        if n is None or score[n] < FIGURE_SHARE / 2:
+            continue
+        step = CELL_CENTRES[cell] - CELL_CENTRES[n]
+        lean = leans[n]
+        reach = float(np.dot(lean, step) / np.linalg.norm(step))
+        if reach >= LEAN_REACH and reach >= 0.8 * np.linalg.norm(lean):
+            return int(n)
+    return cell
 
 
 def densest_middle(points: np.ndarray, radius: float = 0.18) -> np.ndarray:
@@ -321,7 +358,9 @@ class BoardReader:
         core_unknown = (d_core_known > UNKNOWN_DISTANCE) & ((core_pts > UNKNOWN_DISTANCE).mean(axis=1) > 0.5)
         unknown = core_unknown | trap_unknown
         if figures:
-            unknown, fig = self._read_figures(probe, cands, trap_votes, occluded, to_lab(second["trap"]), trap_cands)
+            leans = figure_leans(homography, frame.shape)
+            unknown, fig = self._read_figures(probe, cands, trap_votes, occluded, to_lab(second["trap"]), trap_cands,
+                                              leans)
         # The cross's printed mark is not a calibrated colour: only its tile ring counts.
         unknown[CENTRE] = False
         occluded |= unknown
@@ -449,7 +488,10 @@ class BoardReader:
             cells = np.flatnonzero(readable & (count >= PATCH_POINTS) & (trap_votes[:, idx] < TRAP_SHARE))
             best, best_score = None, 0.0
             for cell in cells:
-                middle = densest_middle(_PROBE[mine[cell]])
+                # (The cross's print can pack a hunter's colour on its arms: there the
+                # patch is taken whole.)
+                pts = _PROBE[mine[cell]]
+                middle = np.median(pts, axis=0) if cell == CENTRE else densest_middle(pts)
                 # A hunter's colour fills the middle of his patch; a plate's colour around
                 # another hunter leaves it to him.
                 centre = np.hypot(*(_PROBE - middle).T) <= PATCH_CENTRE
@@ -463,11 +505,13 @@ class BoardReader:
                 out[label] = best
         return out
 
-    def _read_figures(self, probe, cands, trap_votes, occluded, trap_lab, trap_cands):
+    def _read_figures(self, probe, cands, trap_votes, occluded, trap_lab, trap_cands, leans=None):
         """Pieces of any shape: ``(unknown, {mammoth, hunters, traps, confidence})``.
 
         ``probe`` (37, P, 3) Lab; ``cands`` (37, K, 3) Lab of tile, mammoth, hunters under
-        each cell's light; ``trap_cands`` the same with each player's trap colour.
+        each cell's light; ``trap_cands`` the same with each player's trap colour;
+        ``leans`` (37, 2) where a tall figure's top is seen from its base (board units,
+        :func:`figure_leans`).
         Shading on a piece in relief changes lightness most, so lightness counts little
         (``FIGURE_LAB_WEIGHTS``).
         """
@@ -506,7 +550,7 @@ class BoardReader:
             if mammoth is not None:
                 score[mammoth] = 0.0
             if score.max() >= FIGURE_SHARE:
-                hunters[label] = int(np.argmax(score))
+                hunters[label] = base_cell(int(np.argmax(score)), score, leans)
         traps: dict[int, str] = {}
         for h, label in enumerate(self.labels):
             idx = 2 + h
