@@ -342,18 +342,8 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
                        mammoth_kind, cards)
 
 
-#: A cell with at least this many moved probe points shows a change (see :func:`moved_cells`).
+#: A cell with at least this many moved probe points shows a change (see :func:`moved_between`).
 MOVED_POINTS = 8
-
-
-def moved_cells(before: np.ndarray, after: np.ndarray, locator: BoardLocator | None = None) -> tuple[int, ...]:
-    """Cells where something was put down or taken away between two frames of a still
-    board (pieces of any shape: what changed, not what the kit's rings show)."""
-    locator = locator or BoardLocator()
-    probes = [change_probe(frame, locator) for frame in (before, after)]
-    if probes[0] is None or probes[1] is None:
-        return ()
-    return moved_between(*probes)
 
 
 def change_probe(frame: np.ndarray, locator: BoardLocator | None = None) -> np.ndarray | None:

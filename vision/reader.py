@@ -525,7 +525,7 @@ class BoardReader:
         share_wide = np.stack([((best == k) & match & wide).sum(axis=1) for k in range(n_k)], axis=1) / wide.sum()
         # Something of no known colour over much of the cell (a hand, a die). (A piece
         # of a colour not learnt yet, put down at setup, is found by what changed:
-        # :func:`vision.calibration.moved_cells`.)
+        # :func:`vision.calibration.moved_between`.)
         unknown = ((~match) & wide).sum(axis=1) / wide.sum() > 0.5
         unknown[CENTRE] = False
         readable = ~(occluded | unknown)

@@ -159,7 +159,7 @@ class SetupLearner:
         # rings miss (a thin meeple, a pawn) may not show at all; what changed holds
         # still. (Unless the board was nudged or the light drifted since: many cells
         # changed, and the reader's own reading is all there is.)
-        after = change_probe(frame)
+        after = change_probe(frame, self._reader.locator)
         moved = () if after is None or self._last_probe is None else moved_between(self._last_probe, after)
         if 0 < len(moved) <= MAX_NEW_TOKEN_CELLS + 1:
             key = (tuple(sorted(set(key[0]) | set(moved))), key[1])
@@ -179,15 +179,15 @@ class SetupLearner:
 
     def _accept(self, frame, calibration: Calibration) -> None:
         self.frames.append(frame)
-        self._last_probe = change_probe(frame)
         self.calibration = calibration
         self._reader = BoardReader(calibration, lock_tiles=True)
-        self._hunters_seen = dict(self._reader.read(frame, 0.0).hunters)
+        self._last_probe = change_probe(frame, self._reader.locator)
+        observation = self._reader.read(frame, 0.0)
+        self._hunters_seen = dict(observation.hunters)
         self._candidate = None
         self._run_key, self._run = None, 0
         # The board just learnt is not a new placement: wait for it to change first.
-        key = _placement_key(self._reader.read(frame, 0.0), calibration)
-        self._tried_keys = {key if key is None else (tuple(sorted(key[0])), key[1])}
+        self._tried_keys = {_placement_key(observation, calibration)}
 
 
 def _clean_empty_board(observation: Observation) -> bool:
