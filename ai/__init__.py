@@ -6,6 +6,6 @@ others' cards; :func:`hints` lists every legal action with its estimated win cha
 """
 
 from .search import LEVELS, Decision, Level, Observation, SearchPlayer, determinise, observe
-from .hints import hints
+from .hints import hints, hints_for_page
 
-__all__ = ["LEVELS", "Decision", "Level", "Observation", "SearchPlayer", "determinise", "hints", "observe"]
+__all__ = ["LEVELS", "Decision", "Level", "Observation", "SearchPlayer", "determinise", "hints", "hints_for_page", "observe"]

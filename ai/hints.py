@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import random
 
+from engine.cards import CARD_VALUES
 from engine.core import HAND_SIZE
 from engine.jsonio import action_to_json
 
-from .search import Level, Observation, SearchPlayer
+from .search import LEVELS, Level, Observation, SearchPlayer
 
 
 def hints(position, player: str, hand=None, discard=(), iterations: int = 800, time_ms: float = 1500,
@@ -30,7 +31,7 @@ def hints(position, player: str, hand=None, discard=(), iterations: int = 800, t
     if position.to_move != player:
         return []
     if hand is None:
-        hand = (1, 2, 3)
+        hand = CARD_VALUES
     sizes = tuple((p, HAND_SIZE if p in position.hunters else 0) for p in position.players if p != player)
     obs = Observation(position.with_(hands=None), player, tuple(hand), tuple(discard), sizes)
     ai = SearchPlayer(Level(iterations=iterations, time_ms=time_ms), random.Random(seed))
@@ -38,3 +39,9 @@ def hints(position, player: str, hand=None, discard=(), iterations: int = 800, t
     return [{"action": action_to_json(row["action"]), "notation": row["notation"],
              "win_chance": None if row["win_chance"] is None else round(row["win_chance"], 3),
              "visits": row["visits"]} for row in decision.analysis]
+
+
+def hints_for_page(position, player, hand=None) -> list[dict]:
+    """The page's hints and the sandbox's analysis: every legal action with its win
+    chance, searched three times as long as a ``normal`` AI seat (about a second)."""
+    return hints(position, player, hand=hand, iterations=LEVELS["normal"].iterations * 3, time_ms=1500)

@@ -6,14 +6,14 @@ whoever proposed it (camera, buttons, page)::
 
     table = TableSession(journal, players)    # the owner of the live game
     hub = GameHub()
-    app = create_app({"HUB": hub, "SESSION": table})
+    app = create_app({"REFEREE_PIN": pin}, session=table, hub=hub)  # settings, then live parts
     print("referee PIN:", app.config["REFEREE_PIN"])
     BackgroundServer(app, host="0.0.0.0", port=8080).start()   # or serve(app, ...)
     table.play(engine.Move("A", "E", 2), source="camera")   # shown on every page
     hub.update(leds=[[r, g, b], ...])         # the simulated LED backend's state
     hub.publish_frame(jpeg_bytes, {"q,r": confidence, ...})
 
-Without a ``SESSION`` the app plays an in-memory game with simulated cards (the
+Without a ``session`` the app plays an in-memory game with simulated cards (the
 referee's sandbox on a laptop, the tests).
 
 >>> app = create_app({"REFEREE_PIN": "424242"})
@@ -25,49 +25,68 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
-from .config import WebConfig, new_pin
+from .config import WebConfig, new_pin, web_settings
+from .games import GameMode, register_mode
 from .hub import GameHub
 from .jsonio import error_response
 from .live import GameControlError, WebTable
 from .serve import BackgroundServer, serve
 from .security import PinGuard, add_security_headers, csrf_token, is_referee
 
-__all__ = ["create_app", "GameHub", "WebTable", "GameControlError", "WebConfig", "BackgroundServer", "serve"]
+__all__ = ["create_app", "GameMode", "GameHub", "WebTable", "GameControlError", "WebConfig", "BackgroundServer", "serve"]
 
 log = logging.getLogger(__name__)
 
 
-def create_app(config: Mapping | object | None = None) -> Flask:
+def create_app(config: Mapping | object | None = None, *, session=None, hub: GameHub | None = None,
+               hints=None, ai_seats=None, camera_relearn=None, games: Iterable[GameMode] = ()) -> Flask:
+    """The whole page around the table's one live game, built in one go.
+
+    ``config`` overlays :class:`WebConfig` (settings only: a key it does not declare is a
+    ``ValueError``). The live objects go into ``app.extensions``: ``session`` (a
+    :class:`session.TableSession`; ``None``: an in-memory game with simulated cards),
+    ``hub`` (``None``: a fresh :class:`GameHub`), ``hints`` and ``ai_seats`` (the AI, see
+    :mod:`companion_web.hints`), ``camera_relearn`` (see :mod:`companion_web.camera`), and
+    ``games``, other games' blueprints with their guards (:mod:`companion_web.games`).
+    """
     app = Flask(__name__)
     app.config.from_object(WebConfig)
-    if isinstance(config, Mapping):
-        app.config.from_mapping(config)
-    elif config is not None:
-        app.config.from_object(config)
+    app.config.from_mapping(web_settings(config))
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secrets.token_bytes(32)
     pin = app.config.get("REFEREE_PIN") or new_pin()
     app.config["REFEREE_PIN"] = str(pin)
 
-    hub = app.config.get("HUB") or GameHub()
-    from session import TableSession
+    hub = GameHub() if hub is None else hub
+    if session is None:
+        from session import TableSession
 
-    table = app.config.get("SESSION") or TableSession(deal=True)
-    app.extensions["maamut_hub"] = hub
-    app.extensions["maamut_game"] = WebTable(table, hub)
-    app.extensions["maamut_pin"] = PinGuard(app.config["REFEREE_PIN"], app.config["PIN_MAX_FAILURES"],
-                                            app.config["PIN_LOCKOUT_S"])
-    app.jinja_env.globals.update(csrf_token=csrf_token, is_referee=is_referee)
+        session = TableSession(deal=True)
+    games = tuple(games)
+    app.extensions.update({
+        "maamut_hub": hub,
+        "maamut_game": WebTable(session, hub),
+        "maamut_pin": PinGuard(app.config["REFEREE_PIN"], app.config["PIN_MAX_FAILURES"],
+                               app.config["PIN_LOCKOUT_S"]),
+        "maamut_hints": hints,
+        "maamut_ai_seats": ai_seats,
+        "maamut_camera_relearn": camera_relearn,
+    })
+    app.jinja_env.globals.update(csrf_token=csrf_token, is_referee=is_referee,
+                                 other_games=tuple((mode.name, mode.link) for mode in games))
 
-    from . import api, camera, control, hints, pages, stream
+    from . import api, camera, control, pages, stream
+    from . import hints as hint_routes
 
-    for blueprint in (pages.bp, api.bp, control.bp, stream.bp, hints.bp, camera.bp):
+    for blueprint in (pages.bp, api.bp, control.bp, stream.bp, hint_routes.bp, camera.bp):
         app.register_blueprint(blueprint)
+    for mode in games:
+        register_mode(app, mode)
 
     app.after_request(add_security_headers)
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from markupsafe import escape
 
 from engine.hexgrid import CELL_NAMES, parse_cell, pixel_of
-from session import DEFAULT_COLOURS
+from rulekit.players import default_colour, is_colour
 
 #: Hexagon circumradius in SVG units; the drawing scales to any screen by its viewBox.
 SIZE = 40.0
@@ -84,14 +84,8 @@ def player_colours(players: Iterable[str], info: Mapping | None = None) -> dict[
     out = {}
     for seat, player in enumerate(players):
         chosen = ((info or {}).get(player) or {}).get("colour") if isinstance(info, Mapping) else None
-        out[player] = chosen if is_colour(chosen) else DEFAULT_COLOURS[seat % len(DEFAULT_COLOURS)]
+        out[player] = chosen if is_colour(chosen) else default_colour(seat)
     return out
-
-
-def is_colour(value) -> bool:
-    """``#rrggbb`` only: a colour goes into SVG attributes, so nothing else gets in."""
-    return (isinstance(value, str) and len(value) == 7 and value[0] == "#"
-            and all(c in "0123456789abcdefABCDEF" for c in value[1:]))
 
 
 def _ink_on(colour: str) -> str:
@@ -343,4 +337,4 @@ def render_board(position: Mapping, *, events: Iterable[Mapping] = (), players_i
     return "".join(out)
 
 
-__all__ = ["render_board", "player_colours", "is_colour", "PALETTE", "SIZE"]
+__all__ = ["render_board", "player_colours", "PALETTE", "SIZE"]

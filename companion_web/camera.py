@@ -4,8 +4,8 @@
 the next still board that shows the game's position (see :mod:`vision.relight`). It
 answers 202 at once; the page follows the re-learn in the live state's
 ``camera.light.relearn``. The game, its journal and the seats' colours never change.
-The app wiring passes ``CAMERA_RELEARN``, a callable that raises ``LookupError`` with a
-message when no camera follows the game.
+The app wiring passes ``create_app`` its ``camera_relearn``, a callable that raises
+``LookupError`` with a message when no camera follows the game.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ bp = Blueprint("camera", __name__, url_prefix="/api/camera")
 @bp.post("/relearn")
 @referee_required
 def relearn():
-    ask = current_app.config.get("CAMERA_RELEARN")
+    ask = current_app.extensions["maamut_camera_relearn"]
     if ask is None:
         return error_response(409, "no_camera", "no camera follows the game on this table")
     try:

@@ -2,7 +2,9 @@
 
 ``create_app(config)`` starts from :class:`WebConfig` and overlays ``config`` (a dict or
 any object with upper-case attributes), so the app loop, the tests and the benchmark
-change only what they need.
+change only what they need. Settings only: the live objects (the table's session, the
+hub, the AI, the camera) are ``create_app``'s keyword arguments and live in
+``app.extensions``.
 
 >>> cfg = WebConfig()
 >>> cfg.MAX_CONTENT_LENGTH <= 256 * 1024, cfg.WAITRESS_THREADS > cfg.SSE_MAX_STREAMS
@@ -14,6 +16,7 @@ change only what they need.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 
 
 def new_pin() -> str:
@@ -68,13 +71,37 @@ class WebConfig:
     WAITRESS_IDLE_PER_ADDRESS: int = 16
     WAITRESS_OUTBUF_HIGH_WATERMARK: int = 256 * 1024
 
-    #: The live hub (``companion_web.hub.GameHub``) and the table's one live game
-    #: (``session.TableSession``); the app wiring passes its own, otherwise
-    #: ``create_app`` makes fresh ones (an in-memory game with simulated cards).
-    HUB = None
-    SESSION = None
-    #: Other games the app wiring added to this page, as ``(name, link)`` for the menu.
-    OTHER_GAMES: tuple = ()
 
-    #: Used by the JSON API for per-card destinations and the what-if grid.
-    CARD_VALUES: tuple[int, ...] = (1, 2, 3)
+
+def web_settings(config) -> dict:
+    """The settings in ``config`` (a mapping, or an object's upper-case attributes), each
+    one that :class:`WebConfig` or Flask declares; any other key is a ``ValueError``, so a
+    setting nobody reads, or a live object passed as a setting, is caught at once.
+
+    >>> web_settings({"SSE_RETRY_MS": 500, "TESTING": True})
+    {'SSE_RETRY_MS': 500, 'TESTING': True}
+    >>> web_settings({"HUB": object()})
+    Traceback (most recent call last):
+    ...
+    ValueError: not web settings: HUB (live objects are create_app's keyword arguments; settings are declared in companion_web.config.WebConfig)
+    """
+    from flask import Flask
+
+    if config is None:
+        return {}
+    settings = dict(config) if isinstance(config, Mapping) else {
+        key: getattr(config, key) for key in dir(config) if key.isupper()}
+    undeclared = sorted(set(settings) - declared_keys() - set(Flask.default_config))
+    if undeclared:
+        raise ValueError(f"not web settings: {', '.join(undeclared)} (live objects are create_app's keyword "
+                         "arguments; settings are declared in companion_web.config.WebConfig)")
+    return settings
+
+
+def declared_keys() -> set[str]:
+    """The settings :class:`WebConfig` declares.
+
+    >>> {"REFEREE_PIN", "SSE_MAX_STREAMS"} <= declared_keys()
+    True
+    """
+    return {key for key in vars(WebConfig) if key.isupper()}

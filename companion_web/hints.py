@@ -1,12 +1,13 @@
 """Hints, the referee's analysis and the AI seats, when the app gives the page an AI.
 
-The web part imports no AI: the app puts callables in the Flask config and these
-routes answer only when they are there (404 ``no_ai`` otherwise).
+The web part imports no AI: the app wiring passes ``create_app`` the AI's parts (kept
+in ``app.extensions``) and these routes answer only when they are there (404 ``no_ai``
+otherwise).
 
-- ``HINTS``: ``fn(position, player, hand=None) -> [{"action", "notation", "win_chance",
-  "visits"}, ...]``, best first.
-- ``AI_SEATS``: an object with ``public() -> {player: {...}}`` and
-  ``set_hand(player, cards)``.
+- ``hints``: ``fn(position, player, hand=None) -> [{"action", "notation", "win_chance",
+  "visits"}, ...]``, best first (``ai.hints_for_page``).
+- ``ai_seats``: an object with ``public() -> {player: {...}}`` and
+  ``set_hand(player, cards)`` (``ai.seats.AiSeats``).
 
 Routes:
 
@@ -36,6 +37,8 @@ import threading
 from flask import Blueprint, current_app, jsonify, request
 
 import engine
+from engine.cards import CARD_VALUES
+from engine.core import HAND_SIZE
 
 from .jsonio import BadBody, bad_body_response, error_response, read_json_object
 from .security import referee_required
@@ -64,15 +67,15 @@ def _no_ai():
 def _hand(value, field: str = "hand"):
     if value is None:
         return None
-    if (not isinstance(value, list) or not 1 <= len(value) <= 3
-            or any(isinstance(c, bool) or c not in (1, 2, 3) for c in value)):
+    if (not isinstance(value, list) or not 1 <= len(value) <= HAND_SIZE
+            or any(isinstance(c, bool) or c not in CARD_VALUES for c in value)):
         raise engine.BadRequest(field, "give 1 to 3 card values, each 1, 2 or 3")
     return tuple(value)
 
 
 @bp.get("/api/hint")
 def hint():
-    fn = current_app.config.get("HINTS")
+    fn = current_app.extensions["maamut_hints"]
     if fn is None:
         return _no_ai()
     player = request.args.get("player", "")
@@ -95,7 +98,7 @@ def hint():
 @bp.post("/api/analyse")
 @referee_required
 def analyse():
-    fn = current_app.config.get("HINTS")
+    fn = current_app.extensions["maamut_hints"]
     if fn is None:
         return _no_ai()
     obj = read_json_object()
@@ -118,15 +121,15 @@ def analyse():
 
 @bp.get("/api/ai")
 def ai_seats():
-    seats = current_app.config.get("AI_SEATS")
-    return jsonify({"ok": True, "hints": current_app.config.get("HINTS") is not None,
+    seats = current_app.extensions["maamut_ai_seats"]
+    return jsonify({"ok": True, "hints": current_app.extensions["maamut_hints"] is not None,
                     "seats": seats.public() if seats is not None else {}})
 
 
 @bp.post("/api/ai/hand")
 @referee_required
 def ai_hand():
-    seats = current_app.config.get("AI_SEATS")
+    seats = current_app.extensions["maamut_ai_seats"]
     if seats is None:
         return _no_ai()
     obj = read_json_object()

@@ -14,8 +14,9 @@ import json
 from flask import Blueprint, current_app, redirect, render_template, request, session, url_for
 
 from engine.variants import CHOICES
+from rulekit.players import DEFAULT_COLOURS
 
-from .board_svg import DEFAULT_COLOURS, PALETTE
+from .board_svg import PALETTE
 from .variants_text import variant_help
 from .security import csrf_ok
 from .security import login as pin_login

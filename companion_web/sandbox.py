@@ -17,11 +17,11 @@ any hunter and any card), everything else is the engine's ruling.
 from __future__ import annotations
 
 import engine
+from engine.cards import CARD_VALUES
 from engine.hexgrid import DIRECTIONS
 
 from .view import explain_events
 
-CARD_VALUES = (1, 2, 3)
 
 
 def _summary(events: list[dict], key: str) -> str | None:

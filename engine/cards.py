@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 #: Card value -> copies in the box (RULINGS "Setup" 3).
 COMPOSITION = {1: 12, 2: 16, 3: 8}
 DECK_SIZE = sum(COMPOSITION.values())
+#: The values a movement card can show, smallest first.
+CARD_VALUES = tuple(sorted(COMPOSITION))
 
 
 def full_deck() -> list[int]:

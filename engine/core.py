@@ -8,11 +8,11 @@ Move(hunter='A', direction='NE', distance=2)
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from rulekit.errors import MalformedRequest, RuleError
+from rulekit.players import PLAYER_ID
 
 from .hexgrid import NUM_CELLS
 
@@ -37,8 +37,9 @@ class Tile(str, Enum):
         return self.value
 
 
-#: A player name: anything printable without the separators of the text notation.
-PLAYER_NAME = re.compile(r"^[^\s@;:!,/>\[\]{}\"]{1,24}$")
+#: A player name: anything printable without the separators of the text notation (every
+#: game seats players by the same rule, kept in :mod:`rulekit.players`).
+PLAYER_NAME = PLAYER_ID
 
 MAMMOTH = "mammoth"
 HAND_SIZE = 3

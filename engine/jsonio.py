@@ -23,6 +23,7 @@ engine.core.BadRequest: action.type: must be one of move, place_trap, remove_tra
 
 from __future__ import annotations
 
+from .cards import CARD_VALUES
 from .core import (
     HAND_SIZE,
     PLAYER_NAME,
@@ -176,7 +177,7 @@ def position_from_json(obj) -> Position:
             if name not in players:
                 raise BadRequest(field, f"{name!r} is not one of the players")
             if not isinstance(cards, list) or len(cards) > HAND_SIZE or any(
-                    isinstance(c, bool) or c not in (1, 2, 3) for c in cards):
+                    isinstance(c, bool) or c not in CARD_VALUES for c in cards):
                 raise BadRequest(field, "must be a list of at most 3 card values among 1, 2, 3")
             hands[name] = tuple(cards)
         for p in players:

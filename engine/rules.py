@@ -36,10 +36,10 @@ from .core import (
     Tile,
 )
 from . import events as ev
+from .cards import CARD_VALUES
 from .hexgrid import CELL_NAMES, CELLS, DIRECTION_INDEX, DIRECTION_VECTORS, DIRECTIONS, NEIGHBOURS, NUM_CELLS, RAYS
 from .variants import DEFAULT, Variants
 
-CARD_VALUES = (1, 2, 3)
 
 #: Flight order relative to the hunter's direction a: a, a+1, a+2, a+4, a+5 (RULINGS flight 2).
 FLIGHT_TURNS = (0, 1, 2, 4, 5)

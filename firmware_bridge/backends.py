@@ -29,11 +29,15 @@ import time
 
 from firmware_bridge import protocol as p
 from firmware_bridge import render
+from firmware_bridge.firmware import config as firmware_settings
 
 log = logging.getLogger(__name__)
 
-#: 37 hexes + 4 status LEDs, unless the builder configures another count.
-DEFAULT_LED_COUNT = 41
+#: 37 hexes + 4 status LEDs, unless the builder configures another count; the
+#: brightness (0..255) the firmware starts with and ``[leds] brightness`` defaults to.
+#: Both are the firmware's own settings, read from the file the Pico runs.
+DEFAULT_LED_COUNT = firmware_settings.LED_COUNT
+DEFAULT_BRIGHTNESS = firmware_settings.BRIGHTNESS
 KIND_NAMES = {value: name for name, value in p.ANIMATION_NAMES.items()}
 
 

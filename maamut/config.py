@@ -23,21 +23,24 @@ from __future__ import annotations
 import copy
 import os
 import re
+import string
 import tomllib
 from dataclasses import dataclass, field
 
 from engine import Variants
-from engine.core import PLAYER_NAME
+from firmware_bridge.backend_choice import LED_BACKENDS
+from firmware_bridge.backends import DEFAULT_BRIGHTNESS
+from rulekit.players import DEFAULT_COLOURS, SEAT_KEYS, SeatError, read_seats
 
-DEFAULT_TEXT = """\
+DEFAULT_TEXT = string.Template("""\
 # Mâamut table companion configuration. Every key is optional.
 
 [game]
 # Players in seating order (clockwise); colours are those of the hunter tokens.
 players = [
-  { id = "A", name = "Red", colour = "#d62828" },
-  { id = "B", name = "Blue", colour = "#1d4ed8" },
-  { id = "C", name = "Yellow", colour = "#f4c20d" },
+  { id = "A", name = "Red", colour = "$red" },
+  { id = "B", name = "Blue", colour = "$blue" },
+  { id = "C", name = "Yellow", colour = "$yellow" },
 ]
 # An AI hunter fills a seat with ai = "easy" | "normal" | "hard" (see docs/ai.md):
 #   { id = "D", name = "Bot", ai = "normal" }
@@ -60,7 +63,8 @@ backend = "auto"
 # Serial port; empty: find the Pico by its USB id (2E8A:0005).
 port = ""
 serial_number = ""
-brightness = 96
+# 0..255, applied to everything the LEDs show.
+brightness = $brightness
 # [leds.map] holds a custom hex -> LED index chain (see hardware/README.md).
 
 [buttons]
@@ -75,23 +79,27 @@ host = "0.0.0.0"
 port = 8080
 # Empty: a fresh six-digit PIN at each start, printed on the console.
 pin = ""
-"""
+""").substitute(red=DEFAULT_COLOURS[0], blue=DEFAULT_COLOURS[1], yellow=DEFAULT_COLOURS[2],
+                brightness=DEFAULT_BRIGHTNESS)
 
 DEFAULTS = tomllib.loads(DEFAULT_TEXT)
+#: Every key each section may hold: the defaults above, and ``[leds.map]`` (a custom LED
+#: chain, see hardware/README.md). ``[buttons]`` is declared by its own settings object,
+#: :class:`firmware_bridge.buttons.ButtonSettings`, which refuses other keys itself.
+SECTION_KEYS = {section: tuple(DEFAULTS[section]) + (("map",) if section == "leds" else ())
+                for section in ("game", "camera", "leds", "web")}
 
 
 class ConfigError(ValueError):
     """The configuration file cannot be used; the message says which key and why."""
 
 
-LED_BACKENDS = ("auto", "firmware", "adalight", "simulated")
-PLAYER_KEYS = ("id", "name", "colour")
+PLAYER_KEYS = (*SEAT_KEYS, "ai")
 #: Strengths of an AI seat (``ai = "normal"``), as in ``ai.LEVELS``: easy, normal (about
 #: 0.1-0.3 s a move here, the level ``maamut bench ai`` measures), hard (up to 3 s).
 AI_LEVELS = ("easy", "normal", "hard")
 PLAYERS_MESSAGE = ('[game] players: give 2 to 4 players as a list of tables, '
                    'like [{ id = "A" }, { id = "B" }]')
-_HEX_COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 _CAMERA_DEVICE = re.compile(r"(picamera|webcam)(:\d+)?|\d+")
 _TYPE_NAMES = {str: "a string", dict: "one table", int: "a number", float: "a number",
                bool: "true/false"}
@@ -127,49 +135,31 @@ class Config:
 
 
 def check_players(players) -> None:
-    """2 to 4 tables with a unique ``id``, maybe a ``name`` and a ``colour`` (#rrggbb).
+    """2 to 4 tables with a unique ``id``, maybe a ``name``, a ``colour`` (#rrggbb) and an
+    ``ai`` level; the seat rules are :func:`rulekit.players.read_seats`.
 
     >>> check_players([{"id": "A", "colour": "red"}, {"id": "B"}])
     Traceback (most recent call last):
     ...
-    maamut.config.ConfigError: [game] players[1] colour: 'red' is not a colour like "#d62828"
+    maamut.config.ConfigError: [game] players[1] colour: 'red' is not a colour like "#d7263d"
     >>> check_players([{"id": "A"}, {"id": "A"}])
     Traceback (most recent call last):
     ...
-    maamut.config.ConfigError: [game] players: id 'A' is given to players 1 and 2; each needs his own
+    maamut.config.ConfigError: [game] players[2] id: 'A' is already an earlier seat's id; each player needs his own
     """
-    if not isinstance(players, list):
-        raise ConfigError(f"{PLAYERS_MESSAGE} (got {_TYPE_NAMES.get(type(players), repr(players))})")
-    if not 2 <= len(players) <= 4:
-        raise ConfigError(f"{PLAYERS_MESSAGE} (got {len(players)})")
-    seen: dict[str, int] = {}
+    if not isinstance(players, list) or not 2 <= len(players) <= 4:
+        got = len(players) if isinstance(players, list) else _TYPE_NAMES.get(type(players), repr(players))
+        raise ConfigError(f"{PLAYERS_MESSAGE} (got {got})")
+    try:
+        read_seats(players, known_keys=PLAYER_KEYS)
+    except SeatError as exc:
+        where = "[game] players" if exc.seat is None else f"[game] players[{exc.seat + 1}]"
+        raise ConfigError(f"{where}{' ' + exc.key if exc.key else ''}: {exc.reason}") from None
     for number, player in enumerate(players, 1):
-        where = f"[game] players[{number}]"
-        if not isinstance(player, dict):
-            raise ConfigError(f"{where}: each player is a table like {{ id = \"A\", name = \"Ann\" }}, "
-                              f"not {player!r}")
-        unknown = sorted(set(player) - set(PLAYER_KEYS) - {"ai"})
-        if unknown:
-            raise ConfigError(f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(PLAYER_KEYS)})")
-        if "id" not in player:
-            raise ConfigError(f"{where}: id is missing (a short name like \"A\", used in game records)")
-        ident = player["id"]
-        if not isinstance(ident, str) or not PLAYER_NAME.fullmatch(ident):
-            raise ConfigError(f"{where} id: {ident!r} must be 1 to 24 characters, no spaces and none of "
-                              "@ ; : ! , / > [ ] { } \"")
-        if ident in seen:
-            raise ConfigError(f"[game] players: id {ident!r} is given to players {seen[ident]} and {number}; "
-                              "each needs his own")
-        seen[ident] = number
-        name = player.get("name")
-        if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 40):
-            raise ConfigError(f"{where} name: {name!r} must be text of 1 to 40 characters")
-        colour = player.get("colour")
-        if colour is not None and not (isinstance(colour, str) and _HEX_COLOUR.fullmatch(colour)):
-            raise ConfigError(f"{where} colour: {colour!r} is not a colour like \"#d62828\"")
         level = player.get("ai")
         if level is not None and level not in AI_LEVELS:
-            raise ConfigError(f"{where} ai: {level!r} is not one of {', '.join(AI_LEVELS)} (leave it out for a person)")
+            raise ConfigError(f"[game] players[{number}] ai: {level!r} is not one of {', '.join(AI_LEVELS)} "
+                              "(leave it out for a person)")
 
 
 def check_camera_source(source) -> None:
@@ -205,6 +195,9 @@ def check_leds(leds: dict) -> None:
     backend = leds.get("backend")
     if backend not in LED_BACKENDS:
         raise ConfigError(f"[leds] backend: {backend!r} is not one of {', '.join(LED_BACKENDS)}")
+    brightness = leds.get("brightness")
+    if isinstance(brightness, bool) or not isinstance(brightness, int) or not 0 <= brightness <= 255:
+        raise ConfigError(f"[leds] brightness: {brightness!r} is not a whole number from 0 to 255")
     if leds.get("map") is not None:
         from firmware_bridge.ledmap import LedMap
 
@@ -235,6 +228,10 @@ def parse_config(text: str, base_dir: str = ".") -> Config:
             raise ConfigError(f"unknown section [{section}] (known: game, camera, leds, buttons, web)")
         if not isinstance(values, dict):
             raise ConfigError(f"[{section}] must be a table")
+        unknown = sorted(set(values) - set(SECTION_KEYS.get(section, values)))
+        if unknown:
+            raise ConfigError(f"[{section}] unknown key(s) {', '.join(unknown)} "
+                              f"(known: {', '.join(SECTION_KEYS[section])})")
         target.update(values)
     if not isinstance(cfg.web.get("port"), int) or not 0 <= cfg.web["port"] < 65536:
         raise ConfigError("[web] port must be a port number")

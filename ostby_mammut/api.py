@@ -15,13 +15,14 @@ Exit codes as ``maamut resolve``: 0 scored, 1 the rules forbid it, 2 malformed i
 
 from __future__ import annotations
 
+from rulekit.players import SeatError, read_ids
+
 from .core import (
     ARROWS,
     DEFAULT_CONFIG,
     EVALUATION_CARDS,
     GOODS,
     LAST_ROUND,
-    PLAYER_NAME,
     QUESTION,
     SHAMAN,
     UNSORTED,
@@ -106,16 +107,10 @@ def parse_request(obj) -> RoundInput:
         if key not in obj:
             raise BadRequest(key, "is missing")
     config = _config(obj.get("config"))
-    players = obj["players"]
-    if not isinstance(players, list) or not 2 <= len(players) <= 5:
-        raise BadRequest("players", "must list 2 to 5 players in seat order (clockwise)")
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not PLAYER_NAME.match(name):
-            raise BadRequest(f"players.{i}", f"player name must be 1-24 characters without spaces or any of "
-                                             f"@;:!,/>[]{{}}\", got {name!r}")
-    if len(set(players)) != len(players):
-        raise BadRequest("players", "names must be different")
-    players = tuple(players)
+    try:
+        players = read_ids(obj["players"], least=2, most=5)
+    except SeatError as exc:
+        raise BadRequest("players" if exc.seat is None else f"players.{exc.seat}", exc.reason) from None
     rnd = obj["round"]
     if isinstance(rnd, bool) or not isinstance(rnd, int) or not 1 <= rnd <= LAST_ROUND:
         raise BadRequest("round", f"must be an integer from 1 to {LAST_ROUND}, got {rnd!r}")

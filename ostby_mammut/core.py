@@ -14,7 +14,6 @@ imports the Mâamut engine (both share only ``rulekit``'s game-agnostic scaffold
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -67,7 +66,6 @@ LAST_ROUND = 5
 HAND_AT_START = 2
 SPECIES_BONUS = {0: 0, 1: 0, 2: 0, 3: 4, 4: 9, 5: 15, 6: 22, 7: 30}  # FR «Fin du jeu»
 
-PLAYER_NAME = re.compile(r"^[^\s@;:!,/>\[\]{}\"]{1,24}$")
 
 
 def _default_tiles(species) -> tuple[tuple[str, str], ...]:

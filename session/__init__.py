@@ -1,13 +1,12 @@
 """The table's one live game: the owner every other part proposes changes to.
 
-``session`` depends only on ``engine``. The camera tracker (``vision``), the page
+``session`` depends only on ``engine`` and ``rulekit`` (who may sit at the table). The camera tracker (``vision``), the page
 (``companion_web``), the buttons and LEDs (``firmware_bridge``, wired by ``maamut``) are
 adapters around a :class:`TableSession`: they read its snapshot, propose commands, and
 subscribe to its changes.
 """
 
 from .journal import Journal, Loaded
-from .table import DEFAULT_COLOURS, Change, CommandError, Snapshot, TableSession, clean_players
+from .table import Change, CommandError, Snapshot, TableSession, clean_players
 
-__all__ = ["TableSession", "Snapshot", "Change", "CommandError", "Journal", "Loaded", "clean_players",
-           "DEFAULT_COLOURS"]
+__all__ = ["TableSession", "Snapshot", "Change", "CommandError", "Journal", "Loaded", "clean_players"]

@@ -36,14 +36,12 @@ from dataclasses import dataclass, field
 import engine
 from engine.game import Game, RecordError
 from engine.hexgrid import CELL_NAMES, parse_cell
+from rulekit.players import SeatError, default_colour, is_colour, read_seats
 
 from .journal import Journal
 
 log = logging.getLogger(__name__)
 
-MAX_DISPLAY_NAME = 40
-#: Token colours of seats whose colour was not given (the kit's four hunters).
-DEFAULT_COLOURS = ("#d7263d", "#1b6ec2", "#f4c20d", "#7b3fa0")
 
 
 class CommandError(ValueError):
@@ -106,42 +104,22 @@ Subscriber = Callable[[Change, Snapshot], None]
 
 
 def clean_players(players) -> tuple[list[str], dict]:
-    """Seats in order and their display info, or :class:`CommandError` naming the fault.
+    """Seats in order and their display info, or :class:`CommandError` naming the fault
+    (the checks are :func:`rulekit.players.read_seats`).
 
     >>> clean_players([{"id": "A"}, {"id": "B", "name": " Bo ", "colour": "#00FF00"}])[1]["B"]
     {'name': 'Bo', 'colour': '#00ff00'}
     >>> clean_players([{"id": "A"}, {"id": "A"}])
     Traceback (most recent call last):
     ...
-    session.table.CommandError: players[1].id: 'A' is used twice
+    session.table.CommandError: players[1].id: 'A' is already an earlier seat's id; each player needs his own
     """
-    if not isinstance(players, list) or not 2 <= len(players) <= 4:
-        raise CommandError("players: give 2 to 4 players", field="players")
-    ids, info = [], {}
-    for i, player in enumerate(players):
-        if not isinstance(player, Mapping):
-            raise CommandError(f"players[{i}]: must be an object", field=f"players[{i}]")
-        pid = player.get("id")
-        if not isinstance(pid, str) or not engine.core.PLAYER_NAME.match(pid):
-            raise CommandError(f"players[{i}].id: 1-24 characters without spaces or @;:!,/>[]{{}}\"",
-                               field=f"players[{i}].id")
-        if pid in ids:
-            raise CommandError(f"players[{i}].id: {pid!r} is used twice", field=f"players[{i}].id")
-        name = player.get("name", pid)
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_DISPLAY_NAME:
-            raise CommandError(f"players[{i}].name: 1-{MAX_DISPLAY_NAME} characters", field=f"players[{i}].name")
-        colour = player.get("colour") or DEFAULT_COLOURS[i]
-        if not _is_colour(colour):
-            raise CommandError(f"players[{i}].colour: must be #rrggbb", field=f"players[{i}].colour")
-        ids.append(pid)
-        # Names are stored as typed; escaping happens where they are shown.
-        info[pid] = {"name": name.strip(), "colour": colour.lower()}
-    return ids, info
-
-
-def _is_colour(value) -> bool:
-    return (isinstance(value, str) and len(value) == 7 and value[0] == "#"
-            and all(c in "0123456789abcdefABCDEF" for c in value[1:]))
+    try:
+        seats = read_seats(players)
+    except SeatError as exc:
+        where = "players" if exc.seat is None else f"players[{exc.seat}]" + (f".{exc.key}" if exc.key else "")
+        raise CommandError(f"{where}: {exc.reason}", field=where) from None
+    return [s.id for s in seats], {s.id: {"name": s.name, "colour": s.colour} for s in seats}
 
 
 def _cell(value, name: str = "cell") -> int:
@@ -490,8 +468,8 @@ def _info_of(game: Game) -> dict:
         name = entry.get("name") if isinstance(entry, dict) else None
         colour = entry.get("colour") if isinstance(entry, dict) else None
         info[player] = {"name": name if isinstance(name, str) and name.strip() else player,
-                        "colour": colour if _is_colour(colour) else DEFAULT_COLOURS[i]}
+                        "colour": colour if is_colour(colour) else default_colour(i)}
     return info
 
 
-__all__ = ["TableSession", "Snapshot", "Change", "CommandError", "clean_players", "DEFAULT_COLOURS"]
+__all__ = ["TableSession", "Snapshot", "Change", "CommandError", "clean_players"]

@@ -9,7 +9,7 @@ import pytest
 import engine
 from companion_web import create_app
 from companion_web.serve import BackgroundServer
-from maamut.ai_seats import AiSeats
+from ai.seats import AiSeats
 from session import TableSession
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,7 +32,7 @@ def test_a_player_ticks_suggest_a_move_and_sees_the_best_actions_and_the_ai_seat
     table.place_hunter("A", engine.hexgrid.cell_name(cells[0]))
     table.place_hunter("B", engine.hexgrid.cell_name(cells[-1]))
     seats = AiSeats(table, {"B": "easy"}, seed=1, background=False)
-    app = create_app({"REFEREE_PIN": "424242", "SESSION": table, "HINTS": _small_hints, "AI_SEATS": seats})
+    app = create_app({"REFEREE_PIN": "424242"}, session=table, hints=_small_hints, ai_seats=seats)
     server = BackgroundServer(app, threads=8).start()
     try:
         with sync_api.sync_playwright() as playwright:

@@ -6,7 +6,8 @@ import pytest
 
 import engine
 from companion_web import create_app
-from maamut.ai_seats import AiSeats, ai_config, hints_for_page
+from ai import hints_for_page
+from ai.seats import AiSeats
 from maamut.config import Config, ConfigError, parse_config
 from session import TableSession
 
@@ -77,11 +78,9 @@ def test_an_ai_seat_chooses_its_own_flee_when_frightened():
 
 def _app(with_seats=True):
     table, seats = _table()
-    config = {"SESSION": table, "REFEREE_PIN": "424242", "HINTS": lambda pos, player, hand=None:
-              hints_for_page_small(pos, player, hand)}
-    if with_seats:
-        config["AI_SEATS"] = seats
-    return create_app(config), table, seats
+    app = create_app({"REFEREE_PIN": "424242"}, session=table, hints=hints_for_page_small,
+                     ai_seats=seats if with_seats else None)
+    return app, table, seats
 
 
 def hints_for_page_small(position, player, hand=None):
@@ -144,10 +143,7 @@ def test_the_configuration_marks_seats_as_ai():
     assert cfg.ai_seats() == {"C": "normal"}
     with pytest.raises(ConfigError, match="ai: 'genius' is not one of easy, normal, hard"):
         parse_config('[game]\nplayers = [{ id = "A" }, { id = "C", ai = "genius" }]')
-    table = TableSession(players=[{"id": "A"}, {"id": "C"}])
-    seats, web = ai_config(cfg, table)
-    assert isinstance(seats, AiSeats) and web["AI_SEATS"] is seats and web["HINTS"] is hints_for_page
-    assert ai_config(Config(), table)[0] is None
+    assert Config().ai_seats() == {}
 
 
 def test_config_levels_are_the_ai_levels():
@@ -157,7 +153,8 @@ def test_config_levels_are_the_ai_levels():
 
 
 def test_the_companion_wires_ai_seats_to_the_page_and_their_moves_to_the_leds(tmp_path):
-    from firmware_bridge.scenes import SceneMaker
+    """The configured AI seat is the one the page shows (kept in ``app.extensions``, with the
+    page's hints), and each move it proposes pulses on the LEDs where its hunter goes."""
     from maamut.app import Companion
 
     cfg = Config(base_dir=str(tmp_path))
@@ -166,36 +163,31 @@ def test_the_companion_wires_ai_seats_to_the_page_and_their_moves_to_the_leds(tm
     cfg.leds["backend"] = "simulated"
     companion = Companion(cfg)
     try:
-        assert companion.app.config["AI_SEATS"] is companion.ai_seats
+        assert companion.app.extensions["maamut_ai_seats"] is companion.ai_seats
+        assert companion.app.extensions["maamut_hints"] is hints_for_page
         assert companion.app.test_client().get("/api/ai").get_json()["seats"]["B"]["level"] == "easy"
+        played = []
+        companion.director.play = played.extend  # what the LEDs are asked to show
+        seats = companion.ai_seats
+        seats.background = False
+        table = companion.table
+        table.new_game(seed=5)
+        cells = table.game.start_cells()
+        table.place_hunter("A", engine.hexgrid.cell_name(cells[0]))
+        table.place_hunter("B", engine.hexgrid.cell_name(cells[-1]))
+        table.play(engine.Pass("A"))
+        for _ in range(10):
+            seats.set_hand("B", [1, 2, 3])
+            move = seats.public()["B"]["move"]
+            if move["cells"]:
+                break
+            table.play(engine.action_from_json(move["action"]))  # a pass or a trap: try the next turn
+            table.play(engine.Pass("A"))
+        assert move["cells"], "the AI never moved in ten turns"
+        assert played and played[-1].name == "placement"
+        assert played[-1].detail["cells"] == move["cells"][-1:]
     finally:
         companion.close()
-
-    class Director:
-        scenes = []
-
-        def play(self, scenes):
-            self.scenes.extend(scenes)
-
-    table = TableSession(players=[{"id": "A"}, {"id": "B"}])
-    director = Director()
-    seats, _ = ai_config(cfg, table, director, SceneMaker())
-    seats.background = False
-    table.new_game(seed=5)
-    cells = table.game.start_cells()
-    table.place_hunter("A", engine.hexgrid.cell_name(cells[0]))
-    table.place_hunter("B", engine.hexgrid.cell_name(cells[-1]))
-    table.play(engine.Pass("A"))
-    for _ in range(10):
-        seats.set_hand("B", [1, 2, 3])
-        move = seats.public()["B"]["move"]
-        if move["cells"]:
-            break
-        table.play(engine.action_from_json(move["action"]))  # a pass or a trap: try the next turn
-        table.play(engine.Pass("A"))
-    assert move["cells"], "the AI never moved in ten turns"
-    assert director.scenes and director.scenes[-1].name == "placement"
-    assert director.scenes[-1].detail["cells"] == move["cells"][-1:]
 
 
 def test_at_a_dealt_table_the_ai_seat_uses_its_own_cards_and_never_the_others():

@@ -4,8 +4,9 @@ import time
 
 from companion_web import GameHub
 from firmware_bridge.backends import SimulatedBackend
+from firmware_bridge.director import LedDirector
+from firmware_bridge.mirror import LedMirror
 from firmware_bridge.scenes import SceneMaker
-from maamut.app import LedDirector, LedMirror
 from session import TableSession
 
 

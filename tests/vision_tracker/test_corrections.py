@@ -26,7 +26,7 @@ def table_and_page(tmp_path):
     """A journaled table, its page (Flask test client) and a camera tracker proposing to it,
     with A (red) on -3,0 and B (blue) on 3,0, A to move."""
     table = TableSession(Journal(str(tmp_path / "game.jsonl")), players=PLAYERS)
-    client = create_app({"SESSION": table, "REFEREE_PIN": PIN}).test_client()
+    client = create_app({"REFEREE_PIN": PIN}, session=table).test_client()
     tracker = GameTracker(tiles=layout(), table=table)
     tracker.observe(board({"c0": "-3,0"}))
     tracker.observe(board({"c0": "-3,0", "c1": "3,0"}))

@@ -25,7 +25,7 @@ def test_the_relearn_endpoint_is_for_the_referee_and_reaches_the_camera():
     """Without the PIN it is refused; without a camera it says so (409); with both it
     asks the camera once and answers 202 at once (the page follows the live state)."""
     asked = []
-    with_camera = create_app({"REFEREE_PIN": PIN, "TESTING": True, "CAMERA_RELEARN": lambda: asked.append(1)})
+    with_camera = create_app({"REFEREE_PIN": PIN, "TESTING": True}, camera_relearn=lambda: asked.append(1))
     client = with_camera.test_client()
     assert client.post("/api/camera/relearn", json={}).status_code == 401
     assert asked == []
@@ -38,7 +38,7 @@ def test_the_relearn_endpoint_is_for_the_referee_and_reaches_the_camera():
 
     def not_ready():
         raise LookupError("the camera has not learnt the set yet")
-    early = create_app({"REFEREE_PIN": PIN, "TESTING": True, "CAMERA_RELEARN": not_ready}).test_client()
+    early = create_app({"REFEREE_PIN": PIN, "TESTING": True}, camera_relearn=not_ready).test_client()
     answer = early.post("/api/camera/relearn", json={}, headers={"X-Referee-PIN": PIN})
     assert answer.status_code == 409 and "not learnt" in answer.get_json()["error"]["message"]
 
@@ -49,7 +49,7 @@ def test_the_referee_page_tells_the_light_and_its_button_relearns(browser):
     """Lamp glare and an unreadable board are said in English and French; the button
     asks the camera, and the re-learn's progress and end show on the page."""
     asked = []
-    app = create_app({"REFEREE_PIN": PIN, "CAMERA_RELEARN": lambda: asked.append(1)})
+    app = create_app({"REFEREE_PIN": PIN}, camera_relearn=lambda: asked.append(1))
     hub = app.extensions["maamut_hub"]
     server = BackgroundServer(app, threads=16).start()
     context = browser.new_context(viewport={"width": 1400, "height": 1000})

@@ -36,10 +36,11 @@ import threading
 import time
 
 import engine
-from ai import LEVELS, Observation, SearchPlayer
-from ai.search import public_discards
+from engine.cards import CARD_VALUES
 from engine.core import HAND_SIZE
-from engine.hexgrid import CELL_NAMES, RAYS, DIRECTION_INDEX
+from engine.hexgrid import CELL_NAMES, DIRECTION_INDEX, RAYS
+
+from .search import LEVELS, Observation, SearchPlayer, public_discards
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +71,7 @@ class AiSeats:
         if player not in self.levels:
             raise ValueError(f"{player!r} is not an AI seat")
         cards = list(cards)
-        if not 1 <= len(cards) <= HAND_SIZE or any(c not in (1, 2, 3) for c in cards):
+        if not 1 <= len(cards) <= HAND_SIZE or any(c not in CARD_VALUES for c in cards):
             raise ValueError("give 1 to 3 cards, each 1, 2 or 3")
         with self._lock:
             self._hands[player] = sorted(cards)
@@ -176,7 +177,7 @@ class AiSeats:
         if snap.position.hands is not None:
             hand = tuple(snap.position.hands.get(player, ()))  # its own cards only
         else:
-            hand = tuple(self._hands.get(player) or (1, 2, 3))
+            hand = tuple(self._hands.get(player) or CARD_VALUES)
         return Observation(pos, player, hand, discard, sizes)
 
     def _think(self, snap, player: str, kind: str, pending, obs: Observation) -> None:
@@ -236,32 +237,4 @@ class AiSeats:
                 "cells": [CELL_NAMES[cell]], "notation": f"{needs.hunter}>{CELL_NAMES[cell]}"}
 
 
-
-def hints_for_page(position, player, hand=None) -> list[dict]:
-    """The page's ``HINTS``: every legal action with its win chance (about a second)."""
-    from ai import hints
-
-    return hints(position, player, hand=hand, iterations=LEVELS["normal"].iterations * 3, time_ms=1500)
-
-
-def ai_config(cfg, table, director=None, scenes=None) -> tuple:
-    """``(AiSeats or None, Flask config for companion_web)``: the AI seats of the
-    configuration, their moves shown on the LEDs, and the page's hints."""
-    web = {"HINTS": hints_for_page}
-    levels = cfg.ai_seats()
-    if not levels:
-        return None, web
-
-    def show(player, move):
-        if director is None or scenes is None or not move.get("cells"):
-            return
-        position = table.snapshot().position
-        cells = [engine.hexgrid.parse_cell(c) for c in move["cells"]]
-        director.play([scenes.placement(move.get("hunter", player), cells[-1:], position)])
-
-    seats = AiSeats(table, levels, on_move=show)
-    web["AI_SEATS"] = seats
-    return seats, web
-
-
-__all__ = ["AiSeats", "ai_config", "hints_for_page"]
+__all__ = ["AiSeats"]

@@ -1,0 +1,66 @@
+"""Other games on the same page, each a blueprint registered with its own guard.
+
+The companion referees Mâamut and may carry other games of the same table (Mammut,
+``ostby_mammut``). The app wiring describes each as a :class:`GameMode`: its Flask
+blueprint, the live objects its views read from ``app.extensions``, and its name in the
+page's menu. :func:`companion_web.create_app` registers every mode while it builds the
+app, behind the same referee authority as Mâamut's changes: a write (any method but
+GET, HEAD and OPTIONS) needs the ``X-Referee-PIN`` header or a referee login on this
+browser. A login is enough without a CSRF token only because a mode's blueprint refuses
+writes that lack a custom header of its own (Mammut's ``X-Mammut: 1``), which no
+cross-site form can send; a mode whose blueprint does not must not be registered so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from flask import Blueprint, Flask, current_app, request
+
+from .jsonio import error_response
+from .security import is_referee
+
+READS = ("GET", "HEAD", "OPTIONS")
+
+
+@dataclass(frozen=True)
+class GameMode:
+    """One more game on the page (see the module docstring)."""
+
+    #: Its name in the page's menu (a proper name, the same in French and English).
+    name: str
+    blueprint: Blueprint
+    #: What its views find in ``app.extensions`` (its table, its journal...).
+    extensions: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def link(self) -> str:
+        """Where the menu leads: the blueprint's own page."""
+        return (self.blueprint.url_prefix or "").rstrip("/") + "/"
+
+
+def register_mode(app: Flask, mode: GameMode) -> None:
+    """Add ``mode`` to ``app``: its live objects, its referee guard, then its blueprint
+    (so the guard answers before the blueprint's own checks, as a 401)."""
+    app.extensions.update(mode.extensions)
+
+    def writes_need_the_referee():
+        return _refuse_without_referee(mode.name)
+
+    app.before_request_funcs.setdefault(mode.blueprint.name, []).append(writes_need_the_referee)
+    app.register_blueprint(mode.blueprint)
+
+
+def _refuse_without_referee(name: str):
+    if request.method in READS:
+        return None
+    pin = request.headers.get("X-Referee-PIN")
+    if pin is not None and current_app.extensions["maamut_pin"].check(request.remote_addr or "?", pin):
+        return None
+    if pin is None and is_referee():
+        return None  # the mode's own custom header stands in for a CSRF token (module docstring)
+    return error_response(401, "referee_only", f"{name} mode: log in with the referee PIN first (/referee)")
+
+
+__all__ = ["GameMode", "register_mode"]
