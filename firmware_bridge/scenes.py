@@ -21,13 +21,14 @@ celebration and an attract loop for convention stands.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from engine.hexgrid import CELLS, DIRECTIONS, cell_name, neighbour
+from rulekit.players import is_colour
 
 from . import render
+from .backends import DEFAULT_BRIGHTNESS
 from .ledmap import LedMap, as_cell
 from .protocol import ANIMATION_NAMES
 
@@ -56,7 +57,6 @@ BLINK_MS = 800
 FAST_BLINK_MS = 400
 PULSE_MS = 1600
 
-_HEX_COLOUR = re.compile(r"^#?([0-9a-fA-F]{6})$")
 
 
 class SceneError(ValueError):
@@ -169,11 +169,9 @@ def parse_colour(value) -> RGB:
     ...
     firmware_bridge.scenes.SceneError: colour 'orange' is not "#rrggbb" or [r, g, b]
     """
-    if isinstance(value, str):
-        match = _HEX_COLOUR.match(value.strip())
-        if match:
-            digits = match.group(1)
-            return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
+    if isinstance(value, str) and is_colour(value.strip()):
+        digits = value.strip()[1:]
+        return (int(digits[0:2], 16), int(digits[2:4], 16), int(digits[4:6], 16))
     elif isinstance(value, (list, tuple)) and len(value) == 3 and all(
             isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 255 for c in value):
         return tuple(value)
@@ -247,7 +245,7 @@ class SceneMaker:
             raise SceneError("[game] players must be a list of tables")
         colours: dict[str, RGB] = {}
         for player in players:
-            if not isinstance(player, Mapping) or "colour" not in player:
+            if not isinstance(player, Mapping) or not player.get("colour"):
                 continue  # a player without a colour gets his seat's palette colour
             try:
                 colour = parse_colour(player["colour"])
@@ -707,7 +705,8 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m firmware_bridge.scenes",
                                      description="Show the LED scenes of a demo game and their current draw.")
-    parser.add_argument("--brightness", type=int, default=96, help="firmware brightness 0..255 (96)")
+    parser.add_argument("--brightness", type=int, default=DEFAULT_BRIGHTNESS,
+                        help=f"firmware brightness 0..255 ({DEFAULT_BRIGHTNESS})")
     parser.add_argument("--limit", type=int, default=1500, help="firmware current limit in mA (1500)")
     parser.add_argument("--bench", action="store_true",
                         help="time scene building and playing on the simulated strip instead")

@@ -1,7 +1,8 @@
 """The design card's import rule: data flows one way and simulation stays out of the product.
 
-``rulekit`` (the games' shared, game-agnostic scaffolding) imports nothing of ours;
-``engine`` and ``ostby_mammut`` only ``rulekit``; ``session`` only ``engine``; ``vision``,
+``rulekit`` (the games' shared, game-agnostic scaffolding, who may sit at the table
+included) imports nothing of ours and every package may use it; ``engine`` and
+``ostby_mammut`` only ``rulekit``; ``session`` only ``engine``; ``vision``,
 ``firmware_bridge`` and ``companion_web`` only ``engine`` and ``session``; only the app
 wiring (``maamut``) and the simulation itself import ``sim``. Every import counts,
 including those inside functions.
@@ -17,12 +18,12 @@ OURS = {"engine", "session", "vision", "firmware_bridge", "companion_web", "maam
 ALLOWED = {
     "rulekit": set(),
     "engine": {"rulekit"},
-    "session": {"engine"},
-    "vision": {"engine", "session"},
-    "firmware_bridge": {"engine", "session"},
-    "companion_web": {"engine", "session"},
+    "session": {"engine", "rulekit"},
+    "vision": {"engine", "session", "rulekit"},
+    "firmware_bridge": {"engine", "session", "rulekit"},
+    "companion_web": {"engine", "session", "rulekit"},
     "ostby_mammut": {"rulekit"},
-    "ai": {"engine"},
+    "ai": {"engine", "rulekit"},
 }
 
 
