@@ -195,3 +195,29 @@ def test_the_demo_resumes_the_game_in_progress_for_real(tmp_path):
     assert game.is_over or game.turns_played() >= 120, "the resumed game was played to its end"
     assert game.record_lines()[:len(played)] == played and game.turns_played() > 3
     companion.close()
+
+
+def test_the_factory_builds_the_whole_page_and_nothing_changes_its_settings_afterwards(tmp_path):
+    """Mammut's blueprint comes in through ``create_app`` with its referee guard; the live
+    parts are in ``app.extensions`` and the settings hold only declared keys."""
+    from flask import Flask
+
+    from companion_web.config import declared_keys
+
+    companion = _companion(tmp_path, web={"pin": "112233"})
+    app = companion.app
+    assert set(app.config) <= declared_keys() | set(Flask.default_config)
+    assert app.extensions["maamut_game"].session is companion.table
+    assert app.extensions["maamut_hub"] is companion.hub
+    assert app.extensions["maamut_camera_relearn"] == companion.request_relearn
+    client = app.test_client()
+    new = {"players": ["Ann", "Bob"], "seed": 3}
+    wrong = client.post("/mammut/api/new", json=new, headers={"X-Mammut": "1", "X-Referee-PIN": "000000"})
+    assert wrong.status_code == 401 and wrong.get_json()["error"]["code"] == "referee_only"
+    no_header = client.post("/mammut/api/new", json=new, headers={"X-Referee-PIN": "112233"})
+    assert no_header.status_code == 403, "the referee passes, then Mammut's own guard wants X-Mammut"
+    with client.session_transaction() as browser:
+        browser["referee"] = True  # a referee login on this browser
+    assert client.post("/mammut/api/new", json=new, headers={"X-Mammut": "1"}).status_code == 200
+    assert client.get("/mammut/api/state").status_code == 200
+    companion.close()
