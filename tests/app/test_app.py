@@ -221,3 +221,21 @@ def test_the_factory_builds_the_whole_page_and_nothing_changes_its_settings_afte
     assert client.post("/mammut/api/new", json=new, headers={"X-Mammut": "1"}).status_code == 200
     assert client.get("/mammut/api/state").status_code == 200
     companion.close()
+
+
+def test_a_camera_frame_reaches_the_page_as_a_small_jpeg_with_the_cell_confidences(tmp_path):
+    """The camera loop hands the companion a full frame; the page gets it 640 px wide
+    (``vision.preview``) with the reader's confidence per cell."""
+    import cv2
+    import numpy as np
+
+    class Seen:
+        cell_confidence = (0.5,) * 37
+
+    companion = _companion(tmp_path)
+    companion.show_camera(np.full((960, 1280, 3), 120, np.uint8), Seen())
+    number, jpeg, content_type = companion.hub.frame()
+    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert number == 1 and content_type == "image/jpeg" and picture.shape[:2] == (480, 640)
+    assert companion.hub.state["camera"]["confidence"]["0,0"] == 0.5
+    companion.close()
