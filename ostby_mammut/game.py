@@ -20,8 +20,10 @@ journal stores; ``undo`` replays all but the last one. Two modes:
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
+from copy import deepcopy
 
 from .core import (
     CARD_COUNTS,
@@ -282,6 +284,11 @@ class Game:
             game.play(action)
         return game
 
+    def copy(self) -> "Game":
+        """An independent copy: the page's table changes a copy and keeps it only once
+        the change is journaled (the rules' configuration is shared, never changed)."""
+        return deepcopy(self, {id(self.config): self.config})
+
     def undone(self) -> "Game":
         """The same game without its last action."""
         if not self.actions:
@@ -290,6 +297,66 @@ class Game:
 
     def tile_total(self) -> int:
         return sum(self.sharing.total().values())
+
+
+# The page's journal (``session.journal``): one JSON record a line, ``{"type": "setup",
+# "setup": {...}}`` starts a game, ``{"type": "action", "action": {...}}`` plays one,
+# ``{"type": "undo"}`` takes the last one back.
+def setup_line(setup: dict) -> str:
+    return _record_line({"type": "setup", "setup": setup})
+
+
+def action_line(action: dict) -> str:
+    return _record_line({"type": "action", "action": action})
+
+
+def undo_line() -> str:
+    return _record_line({"type": "undo"})
+
+
+def _record_line(record: dict) -> str:
+    return json.dumps(record, ensure_ascii=False, sort_keys=True)
+
+
+def replay_prefix(lines) -> tuple[Game, str | None, int]:
+    """The game of the journal's longest valid beginning, why it stopped (``None`` when
+    every line replayed) and how many lines it used: the replay function the journal
+    (``session.journal.Journal.load``) takes. ``ValueError`` when no line starts a game.
+
+    >>> lines = [setup_line({"players": ["A", "B", "C"], "mode": "page"}),
+    ...          action_line({"type": "take", "player": "A", "tiles": {"meat": 1}}),
+    ...          action_line({"type": "take", "player": "A", "tiles": {"meat": 1}}), undo_line()]
+    >>> game, problem, kept = replay_prefix(lines)
+    >>> game.sharing.to_move, kept, problem.split(":")[0]
+    ('B', 2, 'line 3')
+    """
+    game, kept = None, 0
+    for number, line in enumerate(lines, start=1):
+        try:
+            game = _replay_record(game, json.loads(line))
+        except Exception as exc:  # any broken record is reported with its line number
+            if game is None:
+                raise ValueError(f"line {number}: {exc}") from None
+            # a record that failed half-way: back to the game before it
+            return Game.replay(game.setup, game.actions), f"line {number}: {exc}", kept
+        kept += 1
+    if game is None:
+        raise ValueError("no line starts a game")
+    return game, None, kept
+
+
+def _replay_record(game: Game | None, record) -> Game | None:
+    kind = record.get("type") if isinstance(record, dict) else None
+    if kind == "setup":
+        return Game(record["setup"])
+    if game is None:
+        raise ValueError("the journal does not start with a setup record")
+    if kind == "undo":
+        return game.undone()
+    if kind != "action":
+        raise ValueError(f"unknown record type {kind!r}")
+    game.play(record["action"])
+    return game
 
 
 def random_action(game: Game, rng: random.Random) -> dict:
@@ -337,4 +404,4 @@ def random_action(game: Game, rng: random.Random) -> dict:
     return {"type": "steal", "player": p, "victim": st["victim"], "lot": st["lot"], "give_back": dict(Counter(back))}
 
 
-__all__ = ["Game", "random_action", "GOODS"]
+__all__ = ["Game", "random_action", "GOODS", "setup_line", "action_line", "undo_line", "replay_prefix"]

@@ -2,9 +2,11 @@
 
 ``register(app, journal_path)`` adds it to any Flask app under ``/mammut/``. The page
 (FR/EN) shows whose turn it is and what is legal, lets the players tap what each took,
-scores the round with the reason for every point, and has undo. Every change is written
-to the journal (``ostby_mammut.journal``) before the answer that shows it is sent; the
-journal is replayed when the app starts.
+scores the round with the reason for every point, and has undo. Every change is worked
+out on a copy of the game, written to the table's journal (``session.journal``, the one
+every game's table uses) and only then applied and sent; when the write fails nothing
+changes. The journal is replayed when the app starts; a damaged one never stops it (its
+valid beginning is resumed and ``/mammut/api/state`` says what was set aside).
 
 Writes are JSON ``POST`` requests carrying the header ``X-Mammut: 1`` (a cross-site form
 cannot set it). The product app may wrap the blueprint in its referee PIN as well.
@@ -15,6 +17,8 @@ from __future__ import annotations
 import threading
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
+
+from session.journal import Journal, JournalError
 
 from .core import (
     ARROWS,
@@ -29,8 +33,7 @@ from .core import (
     BadRequest,
     IllegalAction,
 )
-from .game import Game
-from .journal import Journal
+from .game import Game, action_line, replay_prefix, setup_line, undo_line
 from .rulebook import RULES
 from .sharing import options
 from .variants import CHOICES
@@ -44,36 +47,46 @@ bp = Blueprint("ostby_mammut", __name__, url_prefix="/mammut", template_folder="
 
 
 class Table:
-    """The game on the table, its journal and a lock (one change at a time)."""
+    """The game on the table, its journal and a lock (one change at a time).
+
+    Every change is validated on a copy, journaled, then applied (the copy becomes the
+    game); :class:`session.journal.JournalError` means nothing changed.
+    """
 
     def __init__(self, journal_path: str):
         self.journal = Journal(journal_path)
         self.lock = threading.Lock()
-        self.game: Game | None = self.journal.replay()
+        #: What the journal set aside at this start, if anything (``Loaded.notice()``).
+        self.resumed = self.journal.load(replay_prefix)
+        self.game: Game | None = self.resumed.game
 
     def new_game(self, setup: dict) -> None:
         game = Game(setup)  # validates before anything is written
-        self.journal.start_over()
-        self.journal.append({"type": "setup", "setup": game.setup})
+        self.journal.begin([setup_line(game.setup)])
         self.game = game
 
     def play(self, action: dict) -> list:
         if self.game is None:
             raise IllegalAction("no game: start one first", "request.format", fr="pas de partie : commencez-en une")
-        events = self.game.play(action)
-        try:
-            self.journal.append({"type": "action", "action": action})
-        except OSError:
-            self.game = self.game.undone()
-            raise
+        following = self.game.copy()
+        events = following.play(action)
+        self.journal.append(action_line(action))
+        self.game = following
         return events
 
     def undo(self) -> None:
         if self.game is None:
             raise IllegalAction("no game", "request.format", fr="pas de partie")
         previous = self.game.undone()
-        self.journal.append({"type": "undo"})
+        self.journal.append(undo_line())
         self.game = previous
+
+    def journal_notice(self) -> dict | None:
+        """What the page shows about a damaged journal set aside at start."""
+        notice = self.resumed.notice()
+        if notice is None:
+            return None
+        return {"message": notice["en"], "message_fr": notice["fr"], "dropped_lines": self.resumed.dropped_lines}
 
 
 def _table() -> Table:
@@ -110,6 +123,16 @@ def _error(exc, status):
     return jsonify({"ok": False, "error": body}), status
 
 
+def _journal_error(exc: JournalError):
+    # Nothing was written and nothing changed: text that cannot be stored is the
+    # request's fault (400), a disk that refuses the write is the table's (503).
+    code, status = ("bad_request", 400) if exc.unwritable else ("journal_failed", 503)
+    body = {"code": code, "message": exc.message, "message_fr": exc.message_fr, "rule": "request.format"}
+    if exc.unwritable:
+        body["field"] = "request"
+    return jsonify({"ok": False, "error": body}), status
+
+
 @bp.before_request
 def _guard():
     if request.method == "POST":
@@ -139,7 +162,8 @@ def page():
 def state():
     table = _table()
     with table.lock:
-        return jsonify({"ok": True, **_view(table.game)})
+        notice = table.journal_notice()
+        return jsonify({"ok": True, **_view(table.game), **({"journal": notice} if notice else {})})
 
 
 def _write(fn):
@@ -154,6 +178,8 @@ def _write(fn):
             return _error(exc, 400)
         except IllegalAction as exc:
             return _error(exc, 409)
+        except JournalError as exc:
+            return _journal_error(exc)
         return jsonify({"ok": True, "events": events or [], **_view(table.game)})
 
 

@@ -8,7 +8,10 @@ commands (``new_game``, ``place_hunter``, ``play``, ``choose_flee``, ``pass_turn
 
 1. is validated by the engine (an illegal one raises :class:`CommandError` and
    changes nothing),
-2. is written to the crash-safe journal and fsync-ed,
+2. is written to the crash-safe journal and fsync-ed (:mod:`session.journal`): the
+   change is worked out on a copy of the game, and the copy becomes the live game only
+   once its record lines are on disk — when the write fails, the command raises
+   :class:`CommandError` and nothing changed, in memory or on disk,
 3. is announced to every subscriber as a :class:`Change`, in order.
 
 >>> from engine import Move
@@ -28,6 +31,7 @@ True
 
 from __future__ import annotations
 
+import copy
 import logging
 import threading
 from collections.abc import Callable, Mapping
@@ -38,7 +42,7 @@ from engine.game import Game, RecordError
 from engine.hexgrid import CELL_NAMES, parse_cell
 from rulekit.players import SeatError, default_colour, is_colour, read_seats
 
-from .journal import Journal
+from .journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +50,8 @@ log = logging.getLogger(__name__)
 
 class CommandError(ValueError):
     """A command the table refuses; ``code`` is ``illegal_move`` or ``bad_request`` as in
-    the command-line contract, ``rule`` the rule section, ``field`` the part at fault."""
+    the command-line contract (or ``journal_failed`` when the journal could not be
+    written), ``rule`` the rule section, ``field`` the part at fault."""
 
     def __init__(self, message: str, code: str = "bad_request", rule: str = "", field: str = ""):
         super().__init__(message)
@@ -165,11 +170,9 @@ class TableSession:
     def resume(cls, journal: Journal, players=None, variants=None, deal: bool = False) -> "TableSession":
         """The table with the journal's game (or none); see ``Journal.load`` for damage."""
         table = cls(journal, players, variants, deal)
-        loaded = journal.load()
+        loaded = journal.load(Game.replay_prefix)
+        #: What the journal set aside at this start (``Loaded.notice()`` tells it).
         table.resumed = loaded
-        if loaded.problem:
-            log.error("journal %s: %s; %d line(s) dropped, the damaged file is kept as %s",
-                      journal.path, loaded.problem, loaded.dropped_lines, loaded.damaged_copy)
         game = loaded.game
         if game is not None:
             table._game = game
@@ -287,20 +290,28 @@ class TableSession:
             except Exception:  # a broken LED cable or a closed page must not stop the game
                 log.exception("subscriber %r failed on %s", subscriber, kind)
 
-    # -- the journal -------------------------------------------------------------
-    def _journal_new_lines(self) -> None:
-        if self.journal is None or self._game is None:
-            return
-        for line in self._game.record_lines(self._journaled):
-            self.journal.append(line)
-        self._journaled = self._game.record_length()
+    # -- the journal: validate on a copy → journal → apply --------------------------
+    def _candidate(self) -> Game:
+        """A copy of the live game for a command to change: the live game itself changes
+        only in :meth:`_commit`, once the change is on disk."""
+        return copy.deepcopy(self._require_game())
 
-    def _replace_game(self, game: Game) -> None:
-        if self.journal is not None and (self._game is not None or self.journal.lines()):
-            self.journal.set_aside()
-        self._game, self._journaled, self._pending, self._marks = game, 0, None, []
+    def _commit(self, candidate: Game, field: str) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.append(*candidate.record_lines(self._journaled))
+            except JournalError as exc:
+                raise _refused(exc, field) from None
+        self._game, self._journaled = candidate, candidate.record_length()
+
+    def _replace_game(self, game: Game, field: str) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.begin(game.record_lines())
+            except JournalError as exc:
+                raise _refused(exc, field) from None
+        self._game, self._journaled, self._pending, self._marks = game, game.record_length(), None, []
         self._layout = tuple(game.tiles)
-        self._journal_new_lines()
 
     def _require_game(self) -> Game:
         if self._game is None:
@@ -343,7 +354,7 @@ class TableSession:
                                 table={"players": info})
             except ValueError as exc:
                 raise CommandError(str(exc), field="tiles" if layout else "players") from None
-            self._replace_game(game)
+            self._replace_game(game, "players")
             self._players_info = info
             self.seats = [{"id": p, **info[p]} for p in ids]
             self.variants = chosen
@@ -351,7 +362,7 @@ class TableSession:
 
     def place_hunter(self, player, cell, source: str = "page") -> None:
         with self._lock:
-            game = self._require_game()
+            game = self._candidate()
             if player not in game.players:
                 raise CommandError(f"player: {player!r} is not in this game", field="player")
             where = _cell(cell)
@@ -359,7 +370,7 @@ class TableSession:
                 game.place_hunter(player, where)
             except engine.IllegalAction as exc:
                 raise CommandError(exc.message, "illegal_move", exc.rule) from None
-            self._journal_new_lines()
+            self._commit(game, "player")
             self._notify("placed", source, game.history[-1]["events"])
 
     def play(self, action: engine.Action, choices=(), source: str = "page") -> engine.Outcome:
@@ -368,7 +379,7 @@ class TableSession:
         completes with :meth:`choose_flee` (or is dropped by :meth:`undo`)."""
         choices = tuple(choices)
         with self._lock:
-            game = self._require_game()
+            game = self._candidate()
             try:
                 outcome = game.play(action, choices)
             except engine.IllegalAction as exc:
@@ -377,8 +388,8 @@ class TableSession:
                 self._pending = {"action": action, "choices": choices, "needs": outcome.needs}
                 self._notify("flee_needed", source, outcome.events)
                 return outcome
+            self._commit(game, "action")
             self._pending, self._marks = None, []
-            self._journal_new_lines()
             self._notify("played", source, outcome.events)
             return outcome
 
@@ -411,15 +422,16 @@ class TableSession:
         """Take back a waiting flee choice's turn if there is one, else the last
         placement or turn. False when there was nothing to take back."""
         with self._lock:
-            game = self._require_game()
+            self._require_game()
             if self._pending:
                 # The waiting turn was never committed: only it is dropped.
                 self._pending = None
                 self._notify("undo", source)
                 return True
+            game = self._candidate()
             done = game.undo()
-            self._journal_new_lines()
             if done:
+                self._commit(game, "undo")
                 self._marks = []
                 self._notify("undo", source)
             return done
@@ -430,7 +442,7 @@ class TableSession:
         except RecordError as exc:
             raise CommandError(f"record: {exc}", field="record") from None
         with self._lock:
-            self._replace_game(game)
+            self._replace_game(game, "record")
             self._players_info = _info_of(game)
             self.variants = game.variants
             self._notify("imported", source)
@@ -457,6 +469,13 @@ class TableSession:
     def close(self) -> None:
         if self.journal is not None:
             self.journal.close()
+
+
+def _refused(exc: JournalError, field: str) -> CommandError:
+    """The table's answer to a change the journal could not take (nothing was applied)."""
+    if exc.unwritable:
+        return CommandError(f"{field}: {exc.message}", "bad_request", "request.format", field)
+    return CommandError(exc.message, "journal_failed")
 
 
 def _info_of(game: Game) -> dict:
