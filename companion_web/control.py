@@ -25,7 +25,8 @@ def _bad_body(exc: BadBody):
 
 @bp.errorhandler(GameControlError)
 def _refused(exc: GameControlError):
-    status = 422 if exc.code == "illegal_move" else 400
+    # journal_failed: the table's disk refused the write and nothing changed (not the request's fault)
+    status = {"illegal_move": 422, "journal_failed": 503}.get(exc.code, 400)
     return error_response(status, exc.code, exc.message, exc.field, exc.rule)
 
 

@@ -144,10 +144,7 @@ class Journal:
         data = _encode(lines)
         fresh = self.path + ".new"
         try:
-            with open(fresh, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
+            _write_file(fresh, data)
             self.close()
             kept = self._keep_previous()
             os.replace(fresh, self.path)
@@ -244,10 +241,7 @@ class Journal:
     # -- files ---------------------------------------------------------------------
     def _rewrite(self, lines: list[str]) -> None:
         tmp = self.path + ".tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(_encode(lines))
-            fh.flush()
-            os.fsync(fh.fileno())
+        _write_file(tmp, _encode(lines))
         os.replace(tmp, self.path)
         _fsync_dir(self.folder)
 
@@ -327,6 +321,15 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]
+
+
+def _write_file(path: str, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        _write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _ends_with_newline(fd: int) -> bool:

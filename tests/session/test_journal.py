@@ -1,10 +1,16 @@
 """The journal never loses an acknowledged turn, whatever the power cut or the damage."""
 
+import json
 import os
+import tempfile
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import engine
 from engine.game import Game
-from session import Journal, TableSession
+from session import Journal, JournalError, TableSession
 
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bo"}]
 
@@ -109,3 +115,67 @@ def test_a_new_game_sets_the_previous_journal_aside(tmp_path):
 def test_replaying_the_record_gives_the_same_game(tmp_path):
     table = started(tmp_path / "g.jsonl")
     assert Game.replay(Journal(table.journal.path).lines()).position == table.game.position
+
+
+# The journal itself, with a toy game whose records add numbers: what any game gets.
+def add_numbers(lines):
+    """A toy game's replay function (``session.journal``'s contract)."""
+    total = 0
+    for kept, line in enumerate(lines):
+        record = json.loads(line)
+        if not isinstance(record, dict) or not isinstance(record.get("add"), int):
+            return total, f"line {kept + 1}: no number to add", kept
+        total += record["add"]
+    return total, None, len(lines)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(numbers=st.lists(st.integers(-10**6, 10**6), min_size=1, max_size=8), cut=st.integers(0, 10**4))
+def test_a_power_cut_at_any_byte_keeps_every_line_written_whole_and_sets_nothing_aside(tmp_path, numbers, cut):
+    folder = tempfile.mkdtemp(dir=tmp_path)
+    journal = Journal(os.path.join(folder, "toy.jsonl"))
+    journal.begin([json.dumps({"add": numbers[0]})])
+    for number in numbers[1:]:
+        journal.append(json.dumps({"add": number}))
+    data = open(journal.path, "rb").read()
+    cut %= len(data) + 1
+    with open(journal.path, "wb") as fh:
+        fh.write(data[:cut])
+    line_ends = [i for i, byte in enumerate(data) if byte == ord("\n")]
+    complete = sum(1 for end in line_ends if end <= cut)  # lines whose text is all there
+    loaded = Journal(journal.path).load(add_numbers)
+    if complete == 0:
+        assert loaded.game is None
+        return
+    assert loaded.game == sum(numbers[:complete]) and loaded.problem is None
+    assert os.listdir(folder) == ["toy.jsonl"], "a power cut is not damage: nothing is set aside"
+
+
+def test_a_replay_that_breaks_on_a_damaged_record_never_stops_the_table(tmp_path):
+    def fragile(lines):
+        return sum(json.loads(line)["add"] for line in lines), None, len(lines)  # KeyError on damage
+
+    path = tmp_path / "toy.jsonl"
+    path.write_text('{"add": 1}\n{"sub": 2}\n')
+    loaded = Journal(str(path)).load(fragile)
+    assert loaded.game is None and "nothing could be resumed" in loaded.notice()["en"]
+    assert open(loaded.damaged_copy).read() == '{"add": 1}\n{"sub": 2}\n'
+
+
+def test_a_new_game_keeps_the_previous_one_aside_untouched(tmp_path):
+    journal = Journal(str(tmp_path / "toy.jsonl"))
+    assert journal.begin(['{"add": 1}']) is None
+    journal.append('{"add": 2}')
+    kept = journal.begin(['{"add": 5}'])
+    assert open(kept).read() == '{"add": 1}\n{"add": 2}\n'
+    journal.append('{"add": 6}')
+    assert Journal(journal.path).load(add_numbers).game == 11
+
+
+def test_text_that_is_not_unicode_is_refused_and_nothing_is_written(tmp_path):
+    journal = Journal(str(tmp_path / "toy.jsonl"))
+    journal.begin(['{"add": 1}'])
+    with pytest.raises(JournalError) as refused:
+        journal.append('{"add": 2}', json.dumps({"name": "\ud800"}, ensure_ascii=False))
+    assert refused.value.unwritable and "Unicode" in refused.value.message and "Unicode" in refused.value.message_fr
+    assert open(journal.path).read() == '{"add": 1}\n', "all or none: the good line was not written either"
