@@ -216,6 +216,44 @@ class FrameReader:
         return blocks
 
 
+#: What the controller may send: every other type is a malformed frame.
+REPLY_TYPES = (ACK, PONG, PIXELS, NAK, HELLO)
+
+
+def check_reply(kind, payload, led_count=None):
+    """Raise :class:`ProtocolError` unless ``payload`` has the shape its reply type
+    needs: ACK none, NAK its reason byte, PONG/HELLO the board's info, PIXELS the mode
+    and three bytes per LED (exactly ``led_count`` LEDs when it is known).  A frame cut
+    short keeps a valid CRC when the cut happened before the CRC was computed, so the
+    CRC alone does not make a reply whole.
+
+    >>> check_reply(NAK, bytes((NAK_BAD_FRAME,)))
+    >>> check_reply(NAK, b"")
+    Traceback (most recent call last):
+    ...
+    firmware_bridge.protocol.ProtocolError: NAK payload of 0 bytes
+    >>> check_reply(PIXELS, bytes((MODE_HOST, 1, 2, 3)), led_count=2)
+    Traceback (most recent call last):
+    ...
+    firmware_bridge.protocol.ProtocolError: PIXELS for 1 LEDs, not 2
+    """
+    if kind == ACK:
+        if payload:
+            raise ProtocolError("ACK payload of %d bytes" % len(payload))
+    elif kind == NAK:
+        if len(payload) != 1:
+            raise ProtocolError("NAK payload of %d bytes" % len(payload))
+    elif kind == PONG or kind == HELLO:
+        parse_info(payload)
+    elif kind == PIXELS:
+        if not payload or (len(payload) - 1) % 3:
+            raise ProtocolError("PIXELS payload of %d bytes" % len(payload))
+        if led_count is not None and (len(payload) - 1) // 3 != led_count:
+            raise ProtocolError("PIXELS for %d LEDs, not %d" % ((len(payload) - 1) // 3, led_count))
+    else:
+        raise ProtocolError("unknown reply type 0x%02x" % kind)
+
+
 def u16(value):
     """Two bytes, big-endian.
 

@@ -12,9 +12,15 @@ Two layers:
   it, looks for the board again and, once it is back, restores the whole state.
 
 Nothing the board sends can stop the worker: a frame that fails its checks (bad
-COBS or CRC, or a reply whose payload is too short for its type) is dropped and
-counted in ``stats["bad_frames"]``, and any unexpected error in the worker is
-logged, counted in ``stats["worker_errors"]`` and answered by reconnecting.
+COBS or CRC, too long, too short, a type the board never sends, or a payload of the
+wrong shape for its type: :func:`protocol.check_reply`) is dropped and counted in
+``stats["bad_frames"]``, and any unexpected error in the worker is logged, counted in
+``stats["worker_errors"]`` and answered by reconnecting.
+
+A board that reboots says HELLO. Every frame of a read is taken in, even those after
+the reply a request was waiting for, and a HELLO is noted the moment it is read —
+also when the reboot cut the board's previous frame short and the HELLO arrives glued
+to its remains — so the worker always repaints a rebooted board.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import logging
 import random
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 
 import serial
@@ -39,15 +46,33 @@ PICO_PID = 0x0005  # MicroPython's USB CDC on the RP2040
 #: The reply each command is answered with when it succeeds (ACK for all others).
 EXPECTED_REPLY = {p.PING: p.PONG, p.GET_PIXELS: p.PIXELS}
 
+#: The longest tail of a damaged block searched for a HELLO glued to it (a HELLO with
+#: today's 9-byte info is 14 bytes on the wire; room for a longer info).
+HELLO_SEARCH = 64
 
-def _check_pixels(payload: bytes) -> None:
-    if not payload or (len(payload) - 1) % 3:
-        raise p.ProtocolError("PIXELS payload of %d bytes" % len(payload))
 
+def hello_at_end(block: bytes):
+    """The HELLO ``(type, seq, payload)`` that ends a damaged block, or ``None``.
 
-#: Replies whose payload has a fixed shape: the check raises ProtocolError if it is
-#: wrong, and such a reply is dropped like a frame with a bad CRC.
-REPLY_CHECKS = {p.PONG: p.parse_info, p.HELLO: p.parse_info, p.PIXELS: _check_pixels}
+    A board that reboots in the middle of a frame leaves that frame without its
+    delimiter, so its HELLO is glued to the remains. Only a HELLO (type 0x90, seq 0,
+    a well-formed info, a good CRC) is looked for: it is what must not be lost.
+
+    >>> hello = p.encode_frame(p.HELLO, 0, p.info_payload((1, 0, 0), 41, 255, 0))
+    >>> hello_at_end(b"\\x05\\x80\\x11" + hello[:-1])[0] == p.HELLO
+    True
+    >>> hello_at_end(b"\\x05\\x80\\x11") is None
+    True
+    """
+    for start in range(max(0, len(block) - HELLO_SEARCH), len(block) - 4):
+        try:
+            kind, seq, payload = p.decode_frame(block[start:])
+            if kind == p.HELLO and seq == 0:
+                p.check_reply(kind, payload)
+                return kind, seq, payload
+        except p.ProtocolError:
+            continue
+    return None
 
 
 def new_stats() -> dict:
@@ -111,6 +136,9 @@ class FirmwareClient:
         self.timeouts = 0
         self.rebooted = False  # set when the board announces a fresh boot (HELLO)
         self.info: dict | None = None
+        # Checked frames read but not yet looked at: a request that got its reply
+        # leaves the rest of the read here for the next one, never drops it.
+        self._backlog: deque = deque()
 
     def _next_seq(self) -> int:
         # 0 is reserved for unsolicited frames and NAKs of unreadable frames.
@@ -124,37 +152,45 @@ class FirmwareClient:
     def _read_frames(self, deadline):
         """Yield checked frames until ``deadline()`` (re-read each time) passes.
 
-        Frames that fail a check (COBS, CRC, length, a PONG/HELLO/PIXELS payload
-        of the wrong shape) are dropped and counted, never yielded.
+        Frames that fail a check are dropped and counted, never yielded; a HELLO is
+        taken note of as it is read (:meth:`_take`), never yielded either.
         """
         while True:
-            waiting = self.port.in_waiting
-            data = self.port.read(waiting or 1)
-            overflows = self.reader.overflows
-            blocks = self.reader.feed(data)
-            for _ in range(self.reader.overflows - overflows):
-                self._bad_frame("longer than any frame")
-            for block in blocks:
-                try:
-                    kind, seq, payload = p.decode_frame(block)
-                    check = REPLY_CHECKS.get(kind)
-                    if check is not None:
-                        check(payload)
-                except p.ProtocolError as exc:
-                    self._bad_frame(exc)
-                    continue
-                yield kind, seq, payload
+            self._take(self.port.read(self.port.in_waiting or 1))
+            while self._backlog:
+                yield self._backlog.popleft()
             if time.monotonic() >= deadline():
                 return
 
+    def _take(self, data: bytes) -> None:
+        """Cut what was read into frames: check every one, note a HELLO at once, queue
+        the others in order for whoever waits for a reply."""
+        overflows = self.reader.overflows
+        blocks = self.reader.feed(data)
+        for _ in range(self.reader.overflows - overflows):
+            self._bad_frame("longer than any frame")
+        led_count = self.info.get("led_count") if self.info else None
+        for block in blocks:
+            try:
+                kind, seq, payload = p.decode_frame(block)
+                p.check_reply(kind, payload, led_count)
+            except p.ProtocolError as exc:
+                self._bad_frame(exc)
+                found = hello_at_end(block)
+                if found is None:
+                    continue
+                kind, seq, payload = found
+            if kind == p.HELLO:
+                self.rebooted = True
+                self.info = p.parse_info(payload)
+                led_count = self.info["led_count"]
+                continue
+            self._backlog.append((kind, seq, payload))
+
     def _unsolicited(self, reply: int, reply_seq: int, payload: bytes, limit: list) -> str | None:
-        """Handle what the board says on its own: a HELLO after a reboot, or a NAK for a
-        damaged frame (maybe ours, maybe older noise: if ours, no reply follows, so the
-        wait is cut short). Returns what it was, or ``None`` for a reply to a command."""
-        if reply == p.HELLO:
-            self.rebooted = True
-            self.info = p.parse_info(payload)
-            return "reboot"
+        """Handle what the board says on its own: a NAK for a damaged frame (maybe ours,
+        maybe older noise: if ours, no reply follows, so the wait is cut short).
+        Returns what it was, or ``None`` for a reply to a command."""
         if reply == p.NAK and reply_seq == 0:
             self.naks += 1
             limit[0] = min(limit[0], time.monotonic() + self.nak_grace)
@@ -428,6 +464,7 @@ class SerialLink:
         try:
             port.reset_input_buffer()
             self.info = client.ping()
+            client.rebooted = False  # a board met as it boots gets everything anyway
         except (LinkError, serial.SerialException, OSError) as exc:
             port.close()
             self._status(False, "no answer on %s: %s" % (name, exc))
@@ -460,6 +497,7 @@ class SerialLink:
         sent = self._sent
         if client.rebooted:
             client.rebooted = False
+            self.reboots_seen += 1
             sent = None  # the board restarted behind our back: it shows nothing
         commands = []
         if wanted.idle_after_ms is not None and (
@@ -570,8 +608,6 @@ class SerialLink:
                     notified = True
             if not notified:
                 self.client.ping()  # keep the board out of its idle animation
-                if self.client.rebooted:
-                    self.reboots_seen += 1
         except (LinkError, serial.SerialException, OSError) as exc:
             log.warning("LED controller link lost: %s", exc)
             self._disconnect(str(exc))

@@ -308,3 +308,89 @@ def test_a_request_pending_when_an_unexpected_error_strikes_fails_instead_of_han
         assert link.request(lambda c: c.ping())["led_count"] == LEDS
     finally:
         link.close()
+
+
+# -- a board that reboots right after a reply, and frames cut short ---------------------
+
+HELLO = p.encode_frame(p.HELLO, 0, p.info_payload((1, 0, 0), LEDS, 255, 0))
+
+
+class RebootingBoard(ScriptedBoard):
+    """Reboots right after acknowledging the SET_ALL that follows ``arm()``: its LEDs go
+    dark, and its HELLO reaches the host in the same read as that ACK, arranged with
+    it by ``arrange(ack, hello)``."""
+
+    def __init__(self, arrange):
+        super().__init__()
+        self.arrange = arrange
+        self.armed = False
+        self.set_alls = 0
+
+    def arm(self):
+        self.armed = True
+
+    def write(self, data):
+        for block in p.FrameReader().feed(data):
+            if p.decode_frame(block)[0] == p.SET_ALL:
+                self.set_alls += 1
+        return super().write(data)
+
+    def send(self, kind, seq, payload=b""):
+        frame = p.encode_frame(kind, seq, payload)
+        if kind == p.ACK and self.armed:
+            self.armed = False
+            self.pixels = b""  # rebooted: the strip is dark
+            frame = self.arrange(frame, HELLO)
+        self._out += frame
+
+
+@pytest.mark.parametrize("arrange", [
+    lambda ack, hello: ack + hello,
+    lambda ack, hello: hello + ack,
+    lambda ack, hello: ack + ack[:3] + hello,  # the reboot cut a frame short: HELLO glued on
+    lambda ack, hello: ack + b"\x13\x37\xfe" + hello,  # boot noise without a delimiter
+], ids=["ack_then_hello", "hello_then_ack", "hello_glued_to_a_cut_frame", "hello_after_noise"])
+@pytest.mark.parametrize("animated", [False, True], ids=["one_command", "batch"])
+def test_a_board_that_reboots_with_its_hello_in_the_same_read_as_an_ack_is_repainted(
+        monkeypatch, arrange, animated):
+    fake = RebootingBoard(arrange)
+    monkeypatch.setattr("firmware_bridge.serial_link.open_port", fake.open)
+    link = SerialLink(port="scripted", timeout=0.1, keepalive_s=30)
+    try:
+        link.show([(1, 1, 1)] * LEDS)
+        assert link.wait_synced(5)
+        fake.arm()
+        link.show([(4, 5, 6)] * LEDS)
+        if animated:  # SET_ALL and its animation go out together (request_many)
+            link.animate(p.ANIM_BLINK, [3], (255, 0, 0), 300)
+        assert wait_until(lambda: fake.pixels == bytes((4, 5, 6)) * LEDS and fake.set_alls >= 3, 5), \
+            "the scene is sent again after the reboot"
+        assert link.reboots_seen == 1 and link.reconnects == 1 and link.connected
+    finally:
+        link.close()
+
+
+def test_every_malformed_frame_is_counted_including_short_ones_with_a_valid_crc(scripted):
+    """Frames cut short before their CRC was computed pass the CRC: each is still a bad
+    frame, counted once, and the good reply behind them gets through."""
+    fake = scripted()
+    client = FirmwareClient(fake.open("scripted"), timeout=0.2, retries=0)
+    client.ping()  # the board's LED count is known from here on
+    body = bytes((p.ACK, 9))
+    too_short = p.cobs_encode(body[:1] + bytes((p.crc16(body[:1]) >> 8, p.crc16(body[:1]) & 0xFF))) + b"\x00"
+    malformed = [
+        p.encode_frame(p.NAK, 3),  # a NAK without its reason
+        p.encode_frame(p.PIXELS, 4, bytes((p.MODE_HOST,))),  # the mode, no LED
+        p.encode_frame(p.PIXELS, 5, bytes((p.MODE_HOST,)) + bytes(3 * (LEDS - 1))),  # one LED short
+        p.encode_frame(p.PONG, 6, p.info_payload((1, 0, 0), LEDS, 255, 0)[:8]),  # info cut short
+        p.encode_frame(p.HELLO, 0, b"\x01"),
+        too_short,  # a type and a CRC, no sequence number
+        p.encode_frame(p.ACK, 7, b"\x01"),  # an ACK carries nothing
+        p.encode_frame(0x42, 8),  # no such reply
+        b"\x05\x80\x11\x00",  # COBS block running past its frame
+        p.encode_frame(p.ACK, 9)[:-3] + b"\x00",  # the CRC cut off
+    ]
+    fake._out += b"".join(malformed)
+    assert client.ping()["led_count"] == LEDS
+    assert client.stats["bad_frames"] == len(malformed)
+    assert not client.rebooted, "a HELLO that cannot be read is no reboot"
