@@ -9,8 +9,8 @@ commands (``new_game``, ``place_hunter``, ``play``, ``choose_flee``, ``pass_turn
 1. is validated by the engine (an illegal one raises :class:`CommandError` and
    changes nothing),
 2. is written to the crash-safe journal and fsync-ed (:mod:`session.journal`): the
-   change is worked out on a copy of the game, and the copy becomes the live game only
-   once its record lines are on disk — when the write fails, the command raises
+   change is worked out on a copy of the game, and applied to the live game only once
+   the copy's record lines are on disk — when the write fails, the command raises
    :class:`CommandError` and nothing changed, in memory or on disk,
 3. is announced to every subscriber as a :class:`Change`, in order.
 
@@ -291,18 +291,27 @@ class TableSession:
                 log.exception("subscriber %r failed on %s", subscriber, kind)
 
     # -- the journal: validate on a copy → journal → apply --------------------------
-    def _candidate(self) -> Game:
-        """A copy of the live game for a command to change: the live game itself changes
-        only in :meth:`_commit`, once the change is on disk."""
-        return copy.deepcopy(self._require_game())
-
-    def _commit(self, candidate: Game, field: str) -> None:
+    def _change(self, change, field: str):
+        """Validate → journal → apply: ``change(game)`` runs on a copy of the live game
+        first (an illegal change raises there and nothing happened), the copy's new
+        record lines are journaled, and only then is the same change applied to the live
+        game. Returns what ``change`` returned."""
+        game = self._require_game()
+        trial = copy.deepcopy(game)
+        try:
+            result = change(trial)
+        except engine.IllegalAction as exc:
+            raise CommandError(exc.message, "illegal_move", exc.rule) from None
+        if trial.record_length() == game.record_length():
+            return result  # nothing to record: a turn waiting for a flee choice, no undo
         if self.journal is not None:
             try:
-                self.journal.append(*candidate.record_lines(self._journaled))
+                self.journal.append(*trial.record_lines(self._journaled))
             except JournalError as exc:
                 raise _refused(exc, field) from None
-        self._game, self._journaled = candidate, candidate.record_length()
+        result = change(game)  # the same change as on the copy: it cannot fail now
+        self._journaled = game.record_length()
+        return result
 
     def _replace_game(self, game: Game, field: str) -> None:
         if self.journal is not None:
@@ -362,15 +371,11 @@ class TableSession:
 
     def place_hunter(self, player, cell, source: str = "page") -> None:
         with self._lock:
-            game = self._candidate()
+            game = self._require_game()
             if player not in game.players:
                 raise CommandError(f"player: {player!r} is not in this game", field="player")
             where = _cell(cell)
-            try:
-                game.place_hunter(player, where)
-            except engine.IllegalAction as exc:
-                raise CommandError(exc.message, "illegal_move", exc.rule) from None
-            self._commit(game, "player")
+            self._change(lambda g: g.place_hunter(player, where), "player")
             self._notify("placed", source, game.history[-1]["events"])
 
     def play(self, action: engine.Action, choices=(), source: str = "page") -> engine.Outcome:
@@ -379,16 +384,11 @@ class TableSession:
         completes with :meth:`choose_flee` (or is dropped by :meth:`undo`)."""
         choices = tuple(choices)
         with self._lock:
-            game = self._candidate()
-            try:
-                outcome = game.play(action, choices)
-            except engine.IllegalAction as exc:
-                raise CommandError(exc.message, "illegal_move", exc.rule) from None
+            outcome = self._change(lambda g: g.play(action, choices), "action")
             if outcome.needs is not None:
                 self._pending = {"action": action, "choices": choices, "needs": outcome.needs}
                 self._notify("flee_needed", source, outcome.events)
                 return outcome
-            self._commit(game, "action")
             self._pending, self._marks = None, []
             self._notify("played", source, outcome.events)
             return outcome
@@ -428,10 +428,8 @@ class TableSession:
                 self._pending = None
                 self._notify("undo", source)
                 return True
-            game = self._candidate()
-            done = game.undo()
+            done = self._change(lambda g: g.undo(), "undo")
             if done:
-                self._commit(game, "undo")
                 self._marks = []
                 self._notify("undo", source)
             return done
