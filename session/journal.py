@@ -112,6 +112,11 @@ class Journal:
         self.folder = os.path.dirname(os.path.abspath(path))
         os.makedirs(self.folder, exist_ok=True)
         self._fd: int | None = None
+        # The valid beginning found by load(), and whether the damaged file must be
+        # copied aside first, while that repair could not be written yet (a full disk
+        # at start): it is done before any other write.
+        self._repair: tuple[list[str], bool] | None = None
+        self._copied: str | None = None  # where the damaged file was copied
 
     # -- writing -------------------------------------------------------------------
     def append(self, *lines: str) -> None:
@@ -121,6 +126,8 @@ class Journal:
         if not data:
             return
         try:
+            if self._repair is not None:
+                self._repair_now()
             fd = self._open()
             size = os.fstat(fd).st_size
         except OSError as exc:
@@ -143,6 +150,7 @@ class Journal:
         """
         data = _encode(lines)
         fresh = self.path + ".new"
+        kept = None
         try:
             _write_file(fresh, data)
             self.close()
@@ -151,7 +159,10 @@ class Journal:
             _fsync_dir(self.folder)
         except OSError as exc:
             _remove_quietly(fresh)
+            if kept is not None:
+                _remove_quietly(kept)  # the old game is still the journal
             raise _disk_error(exc) from exc
+        self._repair = None  # the old file, damaged or not, is kept whole
         return kept
 
     def _open(self) -> int:
@@ -207,8 +218,13 @@ class Journal:
         self.close()
         if not os.path.exists(self.path):
             return Loaded(None)
-        with open(self.path, "rb") as fh:
-            raw = fh.read()
+        try:
+            with open(self.path, "rb") as fh:
+                raw = fh.read()
+        except OSError as exc:  # a bad block, a permission: the table starts empty
+            loaded = Loaded(None, f"the file cannot be read ({exc.strerror or exc}); nothing could be resumed")
+            loaded.damaged_copy = self._set_aside_damaged()
+            return self._report(loaded)
         numbered = [(number, line) for number, line in enumerate(raw.split(b"\n"), start=1) if line.strip()]
         if not numbered:
             return Loaded(None)
@@ -226,12 +242,30 @@ class Journal:
             return self._report(loaded)
         problem = replay_problem or problem
         if problem is not None:
-            loaded = Loaded(game, problem, len(numbered) - kept, self._copy_aside())
-            self._rewrite(texts[:kept])
-            return self._report(loaded)
-        if torn:  # never acknowledged: cut it off so the next line starts clean
-            self._rewrite(texts)
-        return Loaded(game)
+            loaded = Loaded(game, problem, len(numbered) - kept)
+            self._repair = (texts[:kept], True)
+        elif torn:  # never acknowledged: cut it off so the next line starts clean
+            loaded = Loaded(game)
+            self._repair = (texts, False)
+        else:
+            return Loaded(game)
+        self._copied = None
+        try:
+            self._repair_now()
+        except OSError as exc:
+            log.error("journal %s: could not repair it yet (%s); it is retried before the next write",
+                      self.path, exc)
+        loaded.damaged_copy = self._copied
+        return self._report(loaded) if problem is not None else loaded
+
+    def _repair_now(self) -> None:
+        """Keep the damaged file aside (if it is damaged), then rewrite the valid beginning."""
+        lines, damaged = self._repair
+        if damaged:
+            self._copied = self._copy_aside()
+            self._repair = (lines, False)
+        self._rewrite(lines)
+        self._repair = None
 
     def _report(self, loaded: Loaded) -> Loaded:
         log.error("journal %s: %s; %d line(s) set aside, the untouched file is kept as %s",
@@ -262,9 +296,13 @@ class Journal:
         _fsync_dir(self.folder)
         return target
 
-    def _set_aside_damaged(self) -> str:
+    def _set_aside_damaged(self) -> str | None:
         target = self._target("damaged-")
-        os.replace(self.path, target)
+        try:
+            os.replace(self.path, target)
+        except OSError:
+            log.exception("journal %s: could not set it aside", self.path)
+            return None
         _fsync_dir(self.folder)
         return target
 

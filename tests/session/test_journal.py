@@ -179,3 +179,26 @@ def test_text_that_is_not_unicode_is_refused_and_nothing_is_written(tmp_path):
         journal.append('{"add": 2}', json.dumps({"name": "\ud800"}, ensure_ascii=False))
     assert refused.value.unwritable and "Unicode" in refused.value.message and "Unicode" in refused.value.message_fr
     assert open(journal.path).read() == '{"add": 1}\n', "all or none: the good line was not written either"
+
+
+def test_a_repair_the_disk_refused_at_start_is_made_before_the_next_write(tmp_path, monkeypatch):
+    """A full disk at start: the table still starts on the valid beginning, the file is
+    left as it was, and the repair is made before the next line is written after it."""
+    path = tmp_path / "toy.jsonl"
+    original = '{"add": 1}\n{"add": 2}\ngarbage\n{"add": 4}\n'
+    path.write_text(original)
+
+    def full_disk(*args):
+        raise OSError(28, "No space left on device")
+
+    journal = Journal(str(path))
+    monkeypatch.setattr(os, "write", full_disk)
+    loaded = journal.load(add_numbers)
+    with pytest.raises(JournalError):
+        journal.append('{"add": 10}')
+    monkeypatch.undo()
+    assert loaded.game == 3 and loaded.problem == "line 3 is not JSON" and path.read_text() == original
+    journal.append('{"add": 10}')
+    assert Journal(str(path)).load(add_numbers).game == 13
+    copies = [name for name in os.listdir(tmp_path) if "-damaged-" in name]
+    assert len(copies) == 1 and (tmp_path / copies[0]).read_text() == original
