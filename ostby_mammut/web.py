@@ -62,7 +62,7 @@ class Table:
 
     def new_game(self, setup: dict) -> None:
         game = Game(setup)  # validates before anything is written
-        self.journal.begin([setup_line(game.setup)])
+        self.journal.begin([_record(setup_line, game.setup, "setup")])
         self.game = game
 
     def play(self, action: dict) -> list:
@@ -70,7 +70,7 @@ class Table:
             raise IllegalAction("no game: start one first", "request.format", fr="pas de partie : commencez-en une")
         following = self.game.copy()
         events = following.play(action)
-        self.journal.append(action_line(action))
+        self.journal.append(_record(action_line, action, "action"))
         self.game = following
         return events
 
@@ -87,6 +87,15 @@ class Table:
         if notice is None:
             return None
         return {"message": notice["en"], "message_fr": notice["fr"], "dropped_lines": self.resumed.dropped_lines}
+
+
+def _record(line, value, field: str) -> str:
+    """The journal line of ``value``, or BadRequest when it cannot be written as JSON
+    (nested too deep, a number JSON cannot hold): nothing is applied then."""
+    try:
+        return line(value)
+    except (TypeError, ValueError, RecursionError):
+        raise BadRequest(field, "cannot be stored in the journal") from None
 
 
 def _table() -> Table:
