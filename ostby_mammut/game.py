@@ -299,7 +299,7 @@ class Game:
         return sum(self.sharing.total().values())
 
 
-# The page's journal (``session.journal``): one JSON record a line, ``{"type": "setup",
+# The page's journal (``rulekit.journal``): one JSON record a line, ``{"type": "setup",
 # "setup": {...}}`` starts a game, ``{"type": "action", "action": {...}}`` plays one,
 # ``{"type": "undo"}`` takes the last one back.
 def setup_line(setup: dict) -> str:
@@ -321,7 +321,7 @@ def _record_line(record: dict) -> str:
 def replay_prefix(lines) -> tuple[Game, str | None, int]:
     """The game of the journal's longest valid beginning, why it stopped (``None`` when
     every line replayed) and how many lines it used: the replay function the journal
-    (``session.journal.Journal.load``) takes. ``ValueError`` when no line starts a game.
+    (``rulekit.journal.Journal.load``) takes. ``ValueError`` when no line starts a game.
 
     >>> lines = [setup_line({"players": ["A", "B", "C"], "mode": "page"}),
     ...          action_line({"type": "take", "player": "A", "tiles": {"meat": 1}}),

@@ -3,7 +3,7 @@
 ``register(app, journal_path)`` adds it to any Flask app under ``/mammut/``. The page
 (FR/EN) shows whose turn it is and what is legal, lets the players tap what each took,
 scores the round with the reason for every point, and has undo. Every change is worked
-out on a copy of the game, written to the table's journal (``session.journal``, the one
+out on a copy of the game, written to the table's journal (``rulekit.journal``, the one
 every game's table uses) and only then applied and sent; when the write fails nothing
 changes. The journal is replayed when the app starts; a damaged one never stops it (its
 valid beginning is resumed and ``/mammut/api/state`` says what was set aside).
@@ -18,7 +18,7 @@ import threading
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 
-from session.journal import Journal, JournalError
+from rulekit.journal import Journal, JournalError
 
 from .core import (
     ARROWS,
@@ -50,7 +50,7 @@ class Table:
     """The game on the table, its journal and a lock (one change at a time).
 
     Every change is validated on a copy, journaled, then applied (the copy becomes the
-    game); :class:`session.journal.JournalError` means nothing changed.
+    game); :class:`rulekit.journal.JournalError` means nothing changed.
     """
 
     def __init__(self, journal_path: str):

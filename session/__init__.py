@@ -6,7 +6,7 @@ adapters around a :class:`TableSession`: they read its snapshot, propose command
 subscribe to its changes.
 """
 
-from .journal import Journal, JournalError, Loaded
+from rulekit.journal import Journal, JournalError, Loaded
 from .table import Change, CommandError, Snapshot, TableSession, clean_players
 
 __all__ = ["TableSession", "Snapshot", "Change", "CommandError", "Journal", "JournalError", "Loaded", "clean_players"]

@@ -8,7 +8,7 @@ commands (``new_game``, ``place_hunter``, ``play``, ``choose_flee``, ``pass_turn
 
 1. is validated by the engine (an illegal one raises :class:`CommandError` and
    changes nothing),
-2. is written to the crash-safe journal and fsync-ed (:mod:`session.journal`): the
+2. is written to the crash-safe journal and fsync-ed (:mod:`rulekit.journal`): the
    change is worked out on a copy of the game, and applied to the live game only once
    the copy's record lines are on disk — when the write fails, the command raises
    :class:`CommandError` and nothing changed, in memory or on disk,
@@ -42,7 +42,7 @@ from engine.game import Game, RecordError
 from engine.hexgrid import CELL_NAMES, parse_cell
 from rulekit.players import SeatError, default_colour, is_colour, read_seats
 
-from .journal import Journal, JournalError
+from rulekit.journal import Journal, JournalError
 
 log = logging.getLogger(__name__)
 

@@ -2,8 +2,8 @@
 
 ``rulekit`` (the games' shared, game-agnostic scaffolding, who may sit at the table
 included) imports nothing of ours and every package may use it; ``engine`` only
-``rulekit``; ``ostby_mammut`` ``rulekit`` and ``session`` (its page's table keeps the
-game in the one journal, ``session.journal``); ``session`` only ``engine``; ``vision``,
+``rulekit``; ``ostby_mammut`` only ``rulekit`` (its page's table keeps the game in the
+one journal, ``rulekit.journal``); ``session`` only ``engine``; ``vision``,
 ``firmware_bridge`` and ``companion_web`` only ``engine`` and ``session``; only the app
 wiring (``maamut``) and the simulation itself import ``sim``. Every import counts,
 including those inside functions.
@@ -23,7 +23,7 @@ ALLOWED = {
     "vision": {"engine", "session", "rulekit"},
     "firmware_bridge": {"engine", "session", "rulekit"},
     "companion_web": {"engine", "session", "rulekit"},
-    "ostby_mammut": {"rulekit", "session"},
+    "ostby_mammut": {"rulekit"},
     "ai": {"engine", "rulekit"},
 }
 

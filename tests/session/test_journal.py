@@ -119,7 +119,7 @@ def test_replaying_the_record_gives_the_same_game(tmp_path):
 
 # The journal itself, with a toy game whose records add numbers: what any game gets.
 def add_numbers(lines):
-    """A toy game's replay function (``session.journal``'s contract)."""
+    """A toy game's replay function (``rulekit.journal``'s contract)."""
     total = 0
     for kept, line in enumerate(lines):
         record = json.loads(line)

@@ -1,4 +1,4 @@
-"""Every game's table keeps every confirmed action in the one journal (``session.journal``).
+"""Every game's table keeps every confirmed action in the one journal (``rulekit.journal``).
 
 Each test runs for Mâamut's :class:`session.TableSession` and for the Mammut page's
 ``Table``: a power cut anywhere, damage inside the file, and a write that fails never
