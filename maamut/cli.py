@@ -14,14 +14,14 @@ import sys
 
 #: Modules that contribute subcommands, in the order they appear in ``--help``.
 COMMAND_MODULES = (
-    "engine.commands",
-    "vision.commands",
-    "firmware_bridge.commands",
-    "companion_web.commands",
-    "maamut.app_commands",
-    "sim.commands",
-    "ostby_mammut.commands",
-    "ai.commands",
+    "engine.referee_cli",
+    "vision.camera_cli",
+    "firmware_bridge.leds_cli",
+    "companion_web.web_cli",
+    "maamut.table_cli",
+    "sim.simulation_cli",
+    "ostby_mammut.mammut_cli",
+    "ai.ai_cli",
 )
 
 

@@ -36,7 +36,7 @@ def register(subparsers) -> None:
     p.set_defaults(handler=run_read)
 
     try:
-        from .track_commands import register_track
+        from .pipeline import register_track
     except ImportError:
         register_track = None
     if register_track is not None:
