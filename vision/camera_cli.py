@@ -1,10 +1,17 @@
-"""``maamut calibrate | read`` (plus ``track``); rendering and the vision benchmark live in ``sim``.
+"""The camera's command line: ``maamut calibrate``, ``read`` and ``track``.
+
+Declaring the arguments loads nothing of the camera stack: every handler imports
+OpenCV, NumPy and the pipeline (:mod:`vision.pipeline`) when it runs, so the referee's
+commands and ``maamut --help`` never pay for them.
 
 Exit codes: 0 done; 1 the board was not found in the image (the JSON still says so);
 2 bad input (missing file, not an image, bad calibration), with the reason on stderr.
+``maamut track`` prints ``{"tiles", "placements", "actions", "position", "winner",
+"phase", "reports", "frames"}`` (see :mod:`vision.pipeline`).
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -35,12 +42,7 @@ def register(subparsers) -> None:
     p.add_argument("--lock-tiles", action="store_true", help="report the calibration's tiles instead of reading them")
     p.set_defaults(handler=run_read)
 
-    try:
-        from .pipeline import register_track
-    except ImportError:
-        register_track = None
-    if register_track is not None:
-        register_track(subparsers)
+    register_track(subparsers)
 
 
 # --- handlers -----------------------------------------------------------------------
@@ -107,3 +109,106 @@ def describe(result: dict) -> str:
     return "\n".join(lines)
 
 
+# --- maamut track ---------------------------------------------------------------------
+
+def _players(text: str) -> tuple[str, ...]:
+    import engine
+
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not 2 <= len(names) <= 4:
+        raise argparse.ArgumentTypeError("give 2 to 4 player names in seating order, e.g. --players Ann,Bob,Cy")
+    if len(set(names)) != len(names):
+        raise argparse.ArgumentTypeError("player names must be distinct")
+    for name in names:
+        try:
+            engine.action_from_json({"type": "pass", "hunter": name})  # the engine's own name check
+        except engine.BadRequest as exc:
+            raise argparse.ArgumentTypeError(exc.message) from None
+    return names
+
+
+def _times(text: str) -> list[float]:
+    try:
+        return [float(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError("--pass-at takes seconds separated by commas, e.g. 12.5,40") from None
+
+
+def register_track(subparsers) -> None:
+    """Add ``maamut track``."""
+    parser = subparsers.add_parser(
+        "track", help="follow a whole game from camera frames and validate every action",
+        description="Follow a game from a recording or a camera, starting from the empty board with the "
+                    "mammoth on the cross, and print the actions the engine accepted.")
+    parser.add_argument("source", metavar="SOURCE",
+                        help="folder of frames (name order), video file, webcam[:N] or picamera[:N]")
+    parser.add_argument("--players", required=True, type=_players, help="player names in seating order, comma separated")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--calibration", metavar="FILE", help="use this calibration instead of learning it at setup")
+    parser.add_argument("--trap-step", action="store_true",
+                        help="setup also shows one trap per player after the hunters, in seating order, then "
+                             "takes them off (each player's traps are matched with their own colour)")
+    parser.add_argument("--variants", metavar="JSON", default="{}", help="rule variants as a JSON object")
+    parser.add_argument("--fps", type=float, default=30.0, help="frame rate of a folder of frames (default 30)")
+    parser.add_argument("--stable-frames", type=int, default=5,
+                        help="consecutive agreeing frames before a board counts (default 5)")
+    parser.add_argument("--pass-at", type=_times, default=[], metavar="T[,T...]",
+                        help="source times (s) at which the pass button was pressed")
+    parser.set_defaults(handler=run_track)
+
+
+def run_track(args) -> int:
+    import engine
+
+    from .calibration import Calibration, CalibrationError
+    from .pipeline import TrackRun, track_source
+    from .sources import SourceError
+
+    def fail(message: str, code: int = 2) -> int:
+        if args.json:
+            print(json.dumps({"error": message}))
+        else:
+            print(f"maamut track: {message}", file=sys.stderr)
+        return code
+
+    try:
+        variants = engine.Variants.from_json(json.loads(args.variants))
+    except (ValueError, TypeError) as exc:
+        return fail(f"--variants: {exc}")
+    if args.stable_frames < 1:
+        return fail("--stable-frames must be at least 1")
+    calibration = None
+    if args.calibration:
+        try:
+            calibration = Calibration.load(args.calibration)
+        except CalibrationError as exc:
+            return fail(str(exc))
+    run = TrackRun(args.players, variants, calibration, args.stable_frames, args.pass_at,
+                   trap_step=getattr(args, "trap_step", False))
+    try:
+        track_source(args.source, run, fps=args.fps)
+    except SourceError as exc:
+        return fail(str(exc))
+    result = run.result()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        _print_human(result)
+    return 0
+
+
+def _print_human(result: dict) -> None:
+    import engine
+    from engine.notation import turn_to_text
+
+    for placement in result["placements"]:
+        print(f"placed  {placement['hunter']} on {placement['cell']}")
+    for entry in result["actions"]:
+        action = engine.action_from_json(entry["action"])
+        choices = engine.choices_from_json(entry["choices"])
+        print(f"{entry['time']:8.2f}s  {turn_to_text(action, choices)}")
+    for report in result["reports"]:
+        where = f" [{', '.join(report['cells'])}]" if report["cells"] else ""
+        print(f"report  {report['type']}: {report['message']}{where}")
+    if result["winner"]:
+        print(f"winner  {result['winner']}")

@@ -88,7 +88,7 @@ def test_the_soak_benchmark_without_psutil_says_which_extra_to_install():
     # message must come before it is even built.
     script = ("import sys, types\n"
               "sys.modules['psutil'] = None\n"
-              "for name in ('maamut.app', 'maamut.demo'):\n"
+              "for name in ('maamut.app', 'sim.demo'):\n"
               "    stub = sys.modules[name] = types.ModuleType(name)\n"
               "    stub.Companion = stub.Demo = None\n"
               "from maamut.cli import main\n"
