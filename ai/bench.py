@@ -28,8 +28,9 @@ from engine.playout import choose_turn
 
 from .search import Level, SearchPlayer, observe
 
-#: Entry-point group of the opponents, and the one ``maamut bench ai`` plays by default.
+#: Entry-point group of the opponents that other parts plug in, by name.
 BOTS_GROUP = "maamut.bots"
+#: The opponent ``maamut bench ai`` plays by default: the demo's bot.
 DEMO_BOT = "demo"
 
 
