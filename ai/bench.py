@@ -7,10 +7,12 @@ chose when it was the mover, otherwise at random (as the demo's players do on th
 page). ``baseline`` is an opponent's win rate in the AI's seat over the same deals,
 the figure the AI is to beat; the fair share is ``1 / players``.
 
-Opponents are named ``module:Class`` (an object with ``choose_start(game)`` and
-``choose_turn(game) -> (action, choices)``, built from a ``random.Random``), or
-``random`` for uniformly random hunters. The default is the demo's bot
-(``sim.bots:Bot``), looked up by name so that this package depends on the engine only.
+Opponents are classes with ``choose_start(game)`` and ``choose_turn(game) -> (action,
+choices)``, built from a ``random.Random``: a bot plugged in under the entry-point group
+``maamut.bots`` by its name (the default, ``demo``, is the demo's bot: the simulation
+plugs it in, so this package depends on the engine only), any ``module:Class``, or
+``random`` for uniformly random hunters. The figures name the opponent by the
+``module:Class`` it was loaded from.
 """
 
 from __future__ import annotations
@@ -19,13 +21,17 @@ import importlib
 import math
 import random
 import time
+from importlib.metadata import entry_points
 
 from engine.game import Game
 from engine.playout import choose_turn
 
 from .search import Level, SearchPlayer, observe
 
-DEMO_BOT = "sim.bots:Bot"
+#: Entry-point group of the opponents that other parts plug in, by name.
+BOTS_GROUP = "maamut.bots"
+#: The opponent ``maamut bench ai`` plays by default: the demo's bot.
+DEMO_BOT = "demo"
 
 
 class RandomHunter:
@@ -39,10 +45,25 @@ class RandomHunter:
         return choose_turn(game, self.rng)
 
 
-def opponent_factory(spec: str):
-    if spec == "random":
+def opponent_source(spec: str) -> str:
+    """``random``, or the ``module:Class`` a plugged-in bot's name or ``spec`` itself names.
+
+    >>> opponent_source("random"), opponent_source("my.bots:Cautious")
+    ('random', 'my.bots:Cautious')
+    """
+    plugged = {point.name: point.value for point in entry_points(group=BOTS_GROUP)}
+    if spec in plugged:
+        return plugged[spec]
+    if spec == "random" or ":" in spec:
+        return spec
+    raise ValueError(f"no opponent {spec!r}: name one of {sorted(plugged) + ['random']} or give module:Class")
+
+
+def opponent_factory(source: str):
+    """The class :func:`opponent_source` named."""
+    if source == "random":
         return RandomHunter
-    module, _, name = spec.partition(":")
+    module, _, name = source.partition(":")
     return getattr(importlib.import_module(module), name)
 
 
@@ -104,6 +125,7 @@ def play_game(seed: int, players: int, ai_seat: int | None, level: Level, oppone
 
 def run_ai_bench(games: int = 400, players: int = 4, level: Level = Level(iterations=300, time_ms=1000),
                  opponent: str = DEMO_BOT, seed: int = 20261124, baseline: bool = True, progress=None) -> dict:
+    opponent = opponent_source(opponent)
     factory = opponent_factory(opponent)
     wins = base_wins = 0
     timing: list = []

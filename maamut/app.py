@@ -7,8 +7,8 @@ Mammut's blueprint and its guard), the LEDs (:func:`firmware_bridge.backend_choi
 :class:`firmware_bridge.director.LedDirector`, :class:`firmware_bridge.mirror.LedMirror`),
 the buttons (:func:`firmware_bridge.buttons.open_buttons`) and the AI seats
 (:class:`ai.seats.AiSeats`). ``maamut serve`` adds the camera loop (:mod:`maamut.serve`);
-``maamut demo`` runs the same camera loop on a simulated camera watching simulated
-players (:mod:`maamut.demo`).
+``maamut demo`` (which the simulation plugs in) runs the same camera loop on a
+simulated camera watching simulated players.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ import time
 
 from vision.calibration import Calibration, CalibrationError
 from vision.sources import SourceError, describe_spec, open_source
-from vision.track_commands import TrackRun
+from vision.pipeline import TrackRun
 
 from .app import say
 

@@ -5,8 +5,9 @@
 they pass through appears to the camera behind a hand reaching in, then rests.
 :class:`SimulatedCamera` renders that table frame by frame (:mod:`sim.render`) and is
 opened by the product's camera loop through ``vision.sources.open_source("sim")``
-once :func:`install` has registered it, the way gpiozero's MockFactory stands in for
-the pins.
+(the simulation plugs :func:`open_camera` in as the frame source ``sim``) once
+:func:`install` has set the board in front of it, the way gpiozero's MockFactory
+stands in for the pins.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections import deque
 import numpy as np
 
 from engine.hexgrid import CENTRE
-from vision.sources import FrameSource, register_source_kind
+from vision.sources import FrameSource, SourceError
 
 from .render import Kit, Scene, random_hand, render_frame
 from .tracker_bench import Snapshot
@@ -161,10 +162,21 @@ class SimulatedCamera(FrameSource):
         self._closed.set()
 
 
+#: The board the frame source ``sim`` films, with its camera's options (set by :func:`install`).
+_installed: dict = {}
+
+
 def install(board: SimulatedBoard, fps: float | None = 10.0, hold: int = 4) -> str:
-    """Register this board's camera as the frame source ``sim``; returns that spec."""
-    register_source_kind("sim", lambda argument: SimulatedCamera(board, fps=fps, hold=hold))
+    """Put this board in front of the frame source ``sim``; returns that spec."""
+    _installed.update(board=board, fps=fps, hold=hold)
     return "sim"
 
 
-__all__ = ["SimulatedBoard", "SimulatedCamera", "install"]
+def open_camera(argument: str = "") -> SimulatedCamera:
+    """The frame source ``sim`` (entry point of ``maamut.frame_sources``): the installed board's camera."""
+    if "board" not in _installed:
+        raise SourceError("the simulated camera films the demo's board: no board is set up (run maamut demo)")
+    return SimulatedCamera(_installed["board"], fps=_installed["fps"], hold=_installed["hold"])
+
+
+__all__ = ["SimulatedBoard", "SimulatedCamera", "install", "open_camera"]

@@ -421,7 +421,7 @@ def render_frames(script: GameScript, seed: int = 0, hold: int = 6, hand_frames:
 
 def track_rendered(script: GameScript, seed: int = 0, required: int = 3, **render_options):
     """Render the script, then learn the setup, read and track it like ``maamut track``."""
-    from vision.track_commands import TrackRun
+    from vision.pipeline import TrackRun
 
     run = TrackRun(script.players, required=required)
     for timestamp, frame, _ in render_frames(script, seed, **render_options):
@@ -447,7 +447,7 @@ def run_relight(n_games: int = 10, seed: int = 1_700_000, max_turns: int = 8) ->
     colours alone could not finish; ``relight_false_commits`` turns committed that the
     game did not have.
     """
-    from vision.track_commands import TrackRun
+    from vision.pipeline import TrackRun
 
     games, stalled, recovered, false_commits, relearnt = 0, 0, 0, 0, 0
     for g in range(n_games):

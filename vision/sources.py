@@ -280,35 +280,32 @@ class PicameraSource(FrameSource):
                 self._camera = None
 
 
-#: Frame sources added at run time, by kind: ``opener(argument) -> FrameSource``. This is
-#: how a simulated camera plugs in (``maamut demo`` registers ``sim``), the way
-#: gpiozero takes a mock pin factory: the camera loop never knows the difference.
-SOURCE_KINDS: dict = {}
+#: Entry-point group of the frame-source kinds other parts plug in (``pyproject.toml``):
+#: ``KIND = "module:opener"``, ``opener(argument) -> FrameSource``. This is how a
+#: simulated camera stands in for the real one (``sim``), the way gpiozero finds a mock
+#: pin factory by name: the camera loop never knows the difference.
+FRAME_SOURCES_GROUP = "maamut.frame_sources"
+BUILT_IN_KINDS = ("picamera", "webcam", "replay", "auto", "none")
 
 
-def register_source_kind(kind: str, opener) -> None:
-    """Make ``open_source("KIND")`` / ``open_source("KIND:ARG")`` call ``opener(ARG or "")``.
+def plugged_kinds() -> dict:
+    """The plugged-in frame-source kinds by name (a built-in name cannot be taken)."""
+    from importlib.metadata import entry_points
 
-    >>> register_source_kind("test-pattern", lambda arg: FolderSource("."))
-    >>> describe_spec("test-pattern:7")
-    ('test-pattern', '7')
-    >>> del SOURCE_KINDS["test-pattern"]
-    """
-    if kind in ("picamera", "webcam", "replay", "auto", "none"):
-        raise ValueError(f"{kind!r} is a built-in source kind")
-    SOURCE_KINDS[kind] = opener
+    return {point.name: point for point in entry_points(group=FRAME_SOURCES_GROUP)
+            if point.name not in BUILT_IN_KINDS}
 
 
 def describe_spec(spec: str) -> tuple[str, object]:
     """What a SOURCE argument names: ``("picamera", n)``, ``("webcam", n)`` or ``("replay", path)``.
 
     ``picamera`` / ``picamera:N`` is the Pi camera, ``webcam:N`` or a bare number a USB
-    webcam, a registered kind (:func:`register_source_kind`) its own, anything else a
-    folder of frames or a video file.
+    webcam, a plugged-in kind (:func:`plugged_kinds`) its own, anything else a folder of
+    frames or a video file.
     """
     text = spec.strip()
     kind, _, argument = text.partition(":")
-    if kind in SOURCE_KINDS:
+    if kind in plugged_kinds():
         return kind, argument
     match = re.fullmatch(r"(picamera|webcam)(?::(\d+))?", text)
     if match:
@@ -327,8 +324,9 @@ def open_source(spec: str, fps: float = 30.0, width: int = 1280, height: int = 9
     vision.sources.SourceError: /nonexistent/frames is neither a folder of frames nor a video file
     """
     kind, value = describe_spec(spec)
-    if kind in SOURCE_KINDS:
-        return SOURCE_KINDS[kind](value)
+    plugged = plugged_kinds()
+    if kind in plugged:
+        return plugged[kind].load()(value)
     if kind == "picamera":
         return PicameraSource(value, width=width, height=height)
     if kind == "webcam":

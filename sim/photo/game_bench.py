@@ -1,7 +1,7 @@
 """``maamut bench vision --photo-games DIR``: track whole path-traced games.
 
 Each game folder (made by :mod:`sim.photo.game`) holds the frames of one scripted game
-and ``game.json``. The frames go through :class:`vision.track_commands.TrackRun` as
+and ``game.json``. The frames go through :class:`vision.pipeline.TrackRun` as
 ``maamut track`` sends a recording: 30 frames a second, each still frame repeated for
 as long as the table stood still (with a little sensor noise, so no two camera frames
 are bit-identical), hand frames once or twice, the pass button pressed where the game
@@ -66,7 +66,7 @@ def camera_frames(folder, manifest: dict, fps: float = 30.0, noise: float = 2.0,
 def track_game(folder, required: int = 5, noise: float = 2.0):
     """Track one game folder like ``maamut track``; returns ``(run, compare result, ms per frame)``."""
     from sim.tracker_bench import compare
-    from vision.track_commands import TrackRun
+    from vision.pipeline import TrackRun
     from .game import script_from_json
 
     manifest = load_game(folder)

@@ -11,7 +11,7 @@ import pytest
 import engine
 from maamut.app import Companion
 from maamut.config import Config, ConfigError, parse_config
-from maamut.demo import Demo
+from sim.demo import Demo
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "<script>alert(1)</script>"}]

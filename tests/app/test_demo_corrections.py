@@ -12,7 +12,7 @@ import pytest
 import engine
 from maamut.app import Companion
 from maamut.config import Config
-from maamut.demo import Demo
+from sim.demo import Demo
 
 PIN = "424242"
 

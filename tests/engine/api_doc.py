@@ -58,10 +58,11 @@ def examples(text: str | None = None) -> list[Example]:
 
 
 def run_command(command: str, stdin: str) -> tuple[int, str]:
-    """The command's own stdin → stdout code (``engine.commands``), run in this process."""
-    from engine import commands
+    """The command's own stdin → stdout code (``engine.referee_cli``), run in this process."""
+    from engine import referee_cli as commands
+    from engine.api import legal_request, resolve_request
 
-    handler = commands.resolve_request if command == "resolve" else commands.legal_request
+    handler = resolve_request if command == "resolve" else legal_request
 
     class _Stdin:
         buffer = io.BytesIO(stdin.encode("utf-8"))

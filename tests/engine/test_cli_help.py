@@ -75,3 +75,27 @@ def test_every_argument_and_option_has_a_help_line(entry):
     _, path, help_text, _ = entry
     assert _text(help_text), f"{path}: no help="
 
+
+
+def _options(parser: argparse.ArgumentParser) -> list:
+    """Every option path under ``parser``, with its help line."""
+    out: list = []
+    _walk(parser, "", "", out)
+    return sorted((entry[1], entry[2]) for entry in out if entry[0] == "option")
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict:
+    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+@pytest.mark.parametrize("name", sorted(set(_subcommands(build_parser())) - {"bench"}))
+def test_a_command_line_built_for_one_subcommand_declares_it_as_the_whole_tree_does(name):
+    """``maamut NAME ...`` loads only NAME's part, and gets the same options as ``--help`` shows."""
+    alone = _subcommands(build_parser([name]))[name]
+    assert _options(alone) == _options(_subcommands(build_parser())[name])
+
+
+@pytest.mark.parametrize("target", sorted(_subcommands(_subcommands(build_parser())["bench"])))
+def test_a_command_line_built_for_one_benchmark_declares_it_as_the_whole_tree_does(target):
+    alone = _subcommands(_subcommands(build_parser(["bench", target]))["bench"])[target]
+    assert _options(alone) == _options(_subcommands(_subcommands(build_parser())["bench"])[target])

@@ -53,7 +53,7 @@ def test_an_installed_copy_has_the_firmware_and_installs_it_from_there(tmp_path)
     assert sorted(p.name for p in (lib / "firmware_bridge" / "firmware").glob("*.py")) == FIRMWARE
     script = (
         "import firmware_bridge, sys\n"
-        "from firmware_bridge.commands import mpremote_command\n"
+        "from firmware_bridge.leds_cli import mpremote_command\n"
         "print(firmware_bridge.__file__)\n"
         "print('\\n'.join(mpremote_command('/dev/ttyACM0', None)))\n")
     env = dict(os.environ, PYTHONPATH=str(lib))
@@ -88,7 +88,7 @@ def test_the_soak_benchmark_without_psutil_says_which_extra_to_install():
     # message must come before it is even built.
     script = ("import sys, types\n"
               "sys.modules['psutil'] = None\n"
-              "for name in ('maamut.app', 'maamut.demo'):\n"
+              "for name in ('maamut.app', 'sim.demo'):\n"
               "    stub = sys.modules[name] = types.ModuleType(name)\n"
               "    stub.Companion = stub.Demo = None\n"
               "from maamut.cli import main\n"

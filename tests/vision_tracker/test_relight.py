@@ -12,7 +12,7 @@ import pytest
 
 from sim.tracker_bench import render_frames, script_game
 from vision.relight import LabelBoard, RelearnError, expected_board, relearn
-from vision.track_commands import TrackRun
+from vision.pipeline import TrackRun
 
 SEED = 12
 DAYLIGHT = {"ambient": (80, 70, 50)}

@@ -15,7 +15,7 @@ import pytest
 import engine
 from sim import tracker_bench
 from vision.calibration import learn
-from vision.track_commands import register_track
+from vision.camera_cli import register_track
 
 # A short game with a pass, a trap placed, a flight and the mammoth falling into the trap.
 GAME_SEED = 346

@@ -22,8 +22,9 @@ except ImportError:  # psutil comes with the optional [bench] extra only
     class psutil:  # noqa: N801 - stands in for the module until the soak needs it
         Process = staticmethod(_psutil_missing)
 
-from .app import Companion
-from .config import Config
+from maamut.app import Companion
+from maamut.config import Config
+
 from .demo import Demo
 
 

@@ -3,7 +3,7 @@
 The demo is the product with simulated people and a simulated camera: the table's
 session, the page, the LEDs and the very camera loop of ``maamut serve`` run as they do
 at a real table. Only the frame source is simulated (:mod:`sim.camera`, registered as
-the source ``sim``), and the players are bots with hands (:mod:`sim.players`): they
+the source ``sim``, which the simulation plugs in), and the players are bots with hands (:mod:`sim.players`): they
 move pieces on the simulated board, press *done* to pass, obey the table when a referee
 takes a turn back or enters one on the page (they put the pieces right), and hold
 *undo* for a new game when one ends.
@@ -21,8 +21,8 @@ import threading
 from engine.game import Game
 from vision.calibration import Calibration, CalibrationError
 
-from .app import say
-from .serve import CameraLoop
+from maamut.app import say
+from maamut.serve import CameraLoop
 
 #: The demo's cardboard set: the same kit at every start, so a saved calibration stays valid.
 DEMO_KIT_SEED = 2009
@@ -35,7 +35,7 @@ class Demo:
                  vision: bool = True, max_games: int | None = None, max_turns: int = 120,
                  stop: threading.Event | None = None, fps: float | None = 10.0, patience_s: float = 30.0,
                  kit_seed: int = DEMO_KIT_SEED):
-        from sim.players import SimulatedPlayers
+        from .players import SimulatedPlayers
 
         self.companion = companion
         self.rng = random.Random(seed)
@@ -58,8 +58,8 @@ class Demo:
     def _lay_the_board(self):
         """The simulated cardboard: the game in progress (resumed), else the layout the
         camera knows, else new tiles."""
-        from sim.camera import SimulatedBoard
-        from sim.players import board_of
+        from .camera import SimulatedBoard
+        from .players import board_of
 
         table, cfg = self.companion.table, self.companion.cfg
         path = cfg.path(cfg.camera.get("calibration", "var/calibration.json"))
@@ -84,7 +84,7 @@ class Demo:
         """Play until ``max_games`` games ended (or ``stop``); returns the statistics."""
         loop_stop = threading.Event()
         if self.board is not None:
-            from sim.camera import install
+            from .camera import install
 
             spec = install(self.board, fps=self.fps)
             self.companion.cfg.camera["source"] = spec

@@ -1,29 +1,27 @@
-"""``maamut track SOURCE --players A,B,C --json``: follow a whole game from camera frames.
+"""The camera pipeline: frames in, a tracked game out (setup learning, reading, tracking).
 
-SOURCE is a folder of frames (name order), a video file, ``webcam[:N]`` or
-``picamera[:N]``; the recording starts with the setup (empty board, mammoth on the
-cross, then each hunter placed in seating order). Without ``--calibration`` the set's
-colours are learnt from that setup as it happens (:mod:`vision.track_setup`).
+Used by ``maamut track`` (a recording or a camera, to the end), by ``maamut serve``'s
+camera loop (the table's session as the game) and by the demo and the benchmarks. The
+frames come from any :mod:`vision.sources` source; the recording starts with the setup
+(empty board, mammoth on the cross, then each hunter placed in seating order). Without
+a calibration the set's colours are learnt from that setup as it happens
+(:mod:`vision.track_setup`).
 
-The JSON printed is ``{"tiles", "placements", "actions", "position", "winner", "phase",
-"reports"}`` in the engine's JSON forms; ``reports`` lists the illegal or unrecognised
-changes the tracker saw, with the cells involved.
+:meth:`TrackRun.result` is ``{"tiles", "placements", "actions", "position", "winner",
+"phase", "reports", "frames"}`` in the engine's JSON forms; ``reports`` lists the
+illegal or unrecognised changes the tracker saw, with the cells involved.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
 from dataclasses import replace
 from typing import Iterable
 
 import numpy as np
 
 import engine
-from engine.notation import turn_to_text
 
-from .calibration import Calibration, CalibrationError
+from .calibration import Calibration
 from .reader import BoardReader
 from .relight import LightWatch
 from .sources import SourceError, open_source
@@ -148,77 +146,14 @@ def track_frames(frames: Iterable[tuple[float, np.ndarray]], players, **options)
     return run
 
 
-# -- command line -------------------------------------------------------------------------
-def _players(text: str) -> tuple[str, ...]:
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
-    if not 2 <= len(names) <= 4:
-        raise argparse.ArgumentTypeError("give 2 to 4 player names in seating order, e.g. --players Ann,Bob,Cy")
-    if len(set(names)) != len(names):
-        raise argparse.ArgumentTypeError("player names must be distinct")
-    for name in names:
-        try:
-            engine.action_from_json({"type": "pass", "hunter": name})  # the engine's own name check
-        except engine.BadRequest as exc:
-            raise argparse.ArgumentTypeError(exc.message) from None
-    return names
+def track_source(spec: str, run: TrackRun, fps: float = 30.0) -> TrackRun:
+    """Feed every frame of the source ``spec`` names to ``run``, then finish it.
 
-
-def _times(text: str) -> list[float]:
-    try:
-        return [float(t) for t in text.split(",") if t.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError("--pass-at takes seconds separated by commas, e.g. 12.5,40") from None
-
-
-def register_track(subparsers) -> None:
-    """Add ``maamut track`` (called by ``vision.commands.register``)."""
-    parser = subparsers.add_parser(
-        "track", help="follow a whole game from camera frames and validate every action",
-        description="Follow a game from a recording or a camera, starting from the empty board with the "
-                    "mammoth on the cross, and print the actions the engine accepted.")
-    parser.add_argument("source", metavar="SOURCE",
-                        help="folder of frames (name order), video file, webcam[:N] or picamera[:N]")
-    parser.add_argument("--players", required=True, type=_players, help="player names in seating order, comma separated")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--calibration", metavar="FILE", help="use this calibration instead of learning it at setup")
-    parser.add_argument("--trap-step", action="store_true",
-                        help="setup also shows one trap per player after the hunters, in seating order, then "
-                             "takes them off (each player's traps are matched with their own colour)")
-    parser.add_argument("--variants", metavar="JSON", default="{}", help="rule variants as a JSON object")
-    parser.add_argument("--fps", type=float, default=30.0, help="frame rate of a folder of frames (default 30)")
-    parser.add_argument("--stable-frames", type=int, default=5,
-                        help="consecutive agreeing frames before a board counts (default 5)")
-    parser.add_argument("--pass-at", type=_times, default=[], metavar="T[,T...]",
-                        help="source times (s) at which the pass button was pressed")
-    parser.set_defaults(handler=run_track)
-
-
-def run_track(args) -> int:
-    def fail(message: str, code: int = 2) -> int:
-        if args.json:
-            print(json.dumps({"error": message}))
-        else:
-            print(f"maamut track: {message}", file=sys.stderr)
-        return code
-
-    try:
-        variants = engine.Variants.from_json(json.loads(args.variants))
-    except (ValueError, TypeError) as exc:
-        return fail(f"--variants: {exc}")
-    if args.stable_frames < 1:
-        return fail("--stable-frames must be at least 1")
-    calibration = None
-    if args.calibration:
-        try:
-            calibration = Calibration.load(args.calibration)
-        except CalibrationError as exc:
-            return fail(str(exc))
-    try:
-        source = open_source(args.source, fps=args.fps)
-    except SourceError as exc:
-        return fail(str(exc))
-    run = TrackRun(args.players, variants, calibration, args.stable_frames, args.pass_at,
-                   trap_step=getattr(args, "trap_step", False))
+    A source that cannot be opened raises ``SourceError``; one that fails part-way
+    (a file that stops decoding, a camera unplugged) ends the run with a
+    ``source_error`` report, and Ctrl-C on a live camera ends it with what was tracked.
+    """
+    source = open_source(spec, fps=fps)
     try:
         with source:
             for timestamp, frame in source:
@@ -226,25 +161,6 @@ def run_track(args) -> int:
     except SourceError as exc:
         run.tracker.reports.append({"type": "source_error", "time": None, "cells": [], "message": str(exc)})
     except KeyboardInterrupt:
-        pass  # a live camera is stopped with Ctrl-C: print what was tracked
+        pass  # a live camera is stopped with Ctrl-C: keep what was tracked
     run.finish()
-    result = run.result()
-    if args.json:
-        print(json.dumps(result, ensure_ascii=False))
-    else:
-        _print_human(result)
-    return 0
-
-
-def _print_human(result: dict) -> None:
-    for placement in result["placements"]:
-        print(f"placed  {placement['hunter']} on {placement['cell']}")
-    for entry in result["actions"]:
-        action = engine.action_from_json(entry["action"])
-        choices = engine.choices_from_json(entry["choices"])
-        print(f"{entry['time']:8.2f}s  {turn_to_text(action, choices)}")
-    for report in result["reports"]:
-        where = f" [{', '.join(report['cells'])}]" if report["cells"] else ""
-        print(f"report  {report['type']}: {report['message']}{where}")
-    if result["winner"]:
-        print(f"winner  {result['winner']}")
+    return run

@@ -1,11 +1,12 @@
-"""Mammut subcommands: ``maamut mammut score`` (JSON on stdin) and ``maamut mammut rules``."""
+"""Mammut's command line: ``maamut mammut score`` (JSON on stdin) and ``maamut mammut rules``.
+
+Declaring the arguments imports nothing else; each handler imports what it runs.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-
-from .api import EXIT_MALFORMED, score_request
 
 
 def _emit(obj) -> None:
@@ -18,6 +19,8 @@ def _malformed(message: str) -> dict:
 
 
 def cmd_score(args) -> int:
+    from .api import EXIT_MALFORMED, score_request
+
     try:
         data = sys.stdin.buffer.read().decode("utf-8")
     except UnicodeDecodeError:

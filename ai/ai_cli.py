@@ -1,13 +1,9 @@
-"""Command-line hooks of the AI: ``maamut bench ai`` (no subcommand of its own)."""
+"""The AI's command line: ``maamut bench ai`` (AI seats and hints are served by ``maamut serve``)."""
 
 from __future__ import annotations
 
 import json
 import sys
-
-
-def register(subparsers) -> None:
-    """No ``maamut`` subcommand: AI seats and hints are served by ``maamut serve``/``demo``."""
 
 
 def register_bench(bench_targets) -> None:
@@ -21,18 +17,25 @@ def register_bench(bench_targets) -> None:
                    help="games of each extra figure: 2 and 3 players, random opponents (default 100; 0 skips)")
     p.add_argument("--iterations", type=int, default=300, help="search iterations per decision (default 300)")
     p.add_argument("--ms", type=float, default=1000, help="time cap per decision in ms (default 1000)")
-    p.add_argument("--opponent", default="sim.bots:Bot", help="module:Class of the opponents, or random")
+    p.add_argument("--opponent", default="demo",
+                   help="the opponents: a bot plugged in under maamut.bots (default demo, the demo's bot), "
+                        "module:Class, or random")
     p.add_argument("--seed", type=int, default=20261124, help="first deal's seed")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(handler=_bench)
 
 
 def _bench(args) -> int:
-    from .bench import run_ai_bench
+    from .bench import opponent_source, run_ai_bench
     from .search import Level
 
     if args.games < 1 or args.iterations < 1 or args.extra_games < 0:
         print("maamut bench ai: --games and --iterations must be positive", file=sys.stderr)
+        return 2
+    try:
+        opponent_source(args.opponent)
+    except ValueError as exc:
+        print(f"maamut bench ai: --opponent: {exc}", file=sys.stderr)
         return 2
     level = Level(iterations=args.iterations, time_ms=args.ms)
 

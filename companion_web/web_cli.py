@@ -1,15 +1,11 @@
-"""Command-line hooks of the web part.
+"""The web part's command line: ``maamut bench web``.
 
 The page is served by the app's ``maamut serve`` / ``maamut demo`` (which call
 ``companion_web.create_app`` and ``companion_web.serve.serve``), so the web adds no
-subcommand of its own; it adds ``maamut bench web``.
+subcommand of its own.
 """
 
 from __future__ import annotations
-
-
-def register(subparsers) -> None:
-    """No ``maamut`` subcommand of our own: serving belongs to ``maamut serve``."""
 
 
 def register_bench(bench_subparsers) -> None:

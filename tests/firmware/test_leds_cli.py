@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from firmware_bridge import commands
+from firmware_bridge import leds_cli as commands
 
 
 def run(argv):

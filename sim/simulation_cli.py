@@ -1,6 +1,9 @@
-"""``maamut render`` (synthetic camera frames with ground truth) and ``maamut bench vision``.
+"""The simulation's command line: ``maamut demo``, ``maamut render`` (synthetic camera
+frames with ground truth), ``maamut bench vision`` and ``maamut bench soak``.
 
-The simulation's own commands: product code never imports them.
+The simulation plugs these into ``maamut`` through its entry points (``pyproject.toml``)
+like any other part: product code never imports them. Declaring the arguments imports
+nothing else; each handler imports what it runs.
 """
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ import argparse
 import json
 import os
 import sys
+
+from maamut.table_cli import add_web_options
 
 
 def _fail(message: str) -> int:
@@ -23,6 +28,17 @@ def _positive(text: str) -> int:
 
 
 def register(subparsers) -> None:
+    p = subparsers.add_parser("demo", help="self-playing demo with simulated camera, LEDs and board",
+                              description="Self-playing demo: bots play, every move is filmed by a simulated "
+                                          "camera and read back by the real camera path; no hardware needed.")
+    add_web_options(p)
+    p.add_argument("--games", type=int, help="stop after this many games (default: run until Ctrl-C)")
+    p.add_argument("--seed", type=int, help="seed of the bots and the layouts (default: a new one each start)")
+    p.add_argument("--turn-seconds", type=float, default=2.0, help="pause between turns")
+    p.add_argument("--attract-seconds", type=float, default=8.0, help="attract animation between games")
+    p.add_argument("--no-vision", action="store_true", help="skip rendering and reading frames")
+    p.set_defaults(handler=run_demo)
+
     p = subparsers.add_parser("render", help="draw synthetic camera frames with ground truth",
                               description="Draw the setup frames (empty board, then each hunter placed) and "
                                           "random positions of one random set under one lamp, as PNG files, "
@@ -73,7 +89,60 @@ def register_bench(bench_subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     p.set_defaults(handler=run_bench)
 
+    p = bench_subparsers.add_parser("soak", help="the demo accelerated: games, errors, resident memory",
+                                    description="The demo accelerated: play many games and report errors and "
+                                                "resident memory. Exit 1 when any game had an error.")
+    p.add_argument("--games", type=int, default=200, help="games to play (default 200)")
+    p.add_argument("--vision-every", type=int, default=10,
+                   help="every Nth game goes through rendered frames, the reader and the tracker")
+    p.add_argument("--seed", type=int, default=7, help="seed of the games (default 7)")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.set_defaults(handler=run_bench_soak)
+
 # --- handlers -----------------------------------------------------------------------
+
+def run_demo(args) -> int:
+    import threading
+
+    from maamut.app import Companion, say
+    from maamut.table_cli import config_from_args, stop_on_sigterm
+
+    from .demo import Demo
+
+    cfg = config_from_args(args)
+    if cfg is None:
+        return 2
+    if not args.config:
+        cfg.game["journal"] = "var/demo-game.jsonl"
+        cfg.camera["calibration"] = "var/demo-calibration.json"
+    companion = Companion(cfg)
+    companion.start_web()
+    say("demo: simulated players move the pieces; a simulated camera films them and the real camera loop "
+        "follows" if not args.no_vision else "demo: bots play (camera path off)")
+    stop = threading.Event()
+    stop_on_sigterm(stop)
+    demo = Demo(companion, seed=args.seed, turn_s=args.turn_seconds, attract_s=args.attract_seconds,
+                vision=not args.no_vision, max_games=args.games, stop=stop)
+    try:
+        stats = demo.run()
+    except KeyboardInterrupt:
+        stop.set()
+        stats = demo.stats
+    finally:
+        companion.close()
+    say(f"{stats.games} games, {stats.turns} turns, {stats.errors} errors")
+    for message in stats.messages:
+        say(f"  error: {message}")
+    return 0 if stats.errors == 0 else 1
+
+
+def run_bench_soak(args) -> int:
+    from .soak import run_soak
+
+    figures = run_soak(games=args.games, vision_every=args.vision_every, seed=args.seed)
+    print(json.dumps(figures) if args.json else "\n".join(f"{k:>22}: {v}" for k, v in figures.items()))
+    return 0 if figures["errors"] == 0 else 1
+
 
 def run_render(args) -> int:
     import cv2

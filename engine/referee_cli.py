@@ -1,11 +1,13 @@
-"""Engine subcommands: ``resolve``, ``legal``, ``replay`` and ``bench engine``."""
+"""The referee's command line: ``resolve``, ``legal``, ``replay`` and ``bench engine``.
+
+Declaring the arguments imports nothing else; each handler imports the engine part it
+runs.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
-
-from .api import EXIT_MALFORMED, legal_request, resolve_request
 
 
 def _emit(obj) -> None:
@@ -19,6 +21,8 @@ def _malformed(message: str) -> dict:
 
 def _serve_requests(handler) -> int:
     """One JSON document → one response and its exit code; JSON Lines → one line each, exit 0."""
+    from .api import EXIT_MALFORMED
+
     try:
         data = sys.stdin.buffer.read().decode("utf-8")
     except UnicodeDecodeError:
@@ -56,14 +60,19 @@ def _serve_requests(handler) -> int:
 
 
 def cmd_resolve(args) -> int:
+    from .api import resolve_request
+
     return _serve_requests(resolve_request)
 
 
 def cmd_legal(args) -> int:
+    from .api import legal_request
+
     return _serve_requests(legal_request)
 
 
 def cmd_replay(args) -> int:
+    from .api import EXIT_MALFORMED
     from .explain import explain
     from .game import Game, RecordError
     from .jsonio import position_to_json
