@@ -82,9 +82,8 @@ def compose(canvas: np.ndarray, mask: np.ndarray, background: np.ndarray, camera
     """The table art under the camera's perspective, over the table."""
     h = canvas_to_image(camera)
     warped = cv2.warpPerspective(canvas, h, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR)
-    alpha = cv2.warpPerspective(mask, h, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR)
-    alpha = alpha.astype(np.float32)[..., None] / 255
-    return (background * (1 - alpha) + warped * alpha).astype(np.uint8)
+    alpha = cv2.warpPerspective(mask, h, (WIDTH, HEIGHT), flags=cv2.INTER_LINEAR).astype(np.float32) / 255
+    return cv2.blendLinear(warped, background, alpha, 1 - alpha)
 
 
 def draw_hand(image: np.ndarray, target: tuple[float, float], rng: np.random.Generator) -> np.ndarray:
@@ -122,12 +121,11 @@ def draw_hand(image: np.ndarray, target: tuple[float, float], rng: np.random.Gen
 
 def photograph(image: np.ndarray, camera: CameraStyle, gain: np.ndarray, frame_seed: int) -> bytes:
     """Light, lens blur, sensor noise and JPEG compression; returns the JPEG bytes."""
-    img = image.astype(np.float32) * gain
-    img = cv2.GaussianBlur(img, (0, 0), camera.blur_sigma)
+    img = cv2.GaussianBlur(cv2.multiply(image, gain, dtype=cv2.CV_32F), (0, 0), camera.blur_sigma)
     noise = np.empty_like(img)
     cv2.setRNGSeed(int(frame_seed) & 0x7FFFFFFF)
     cv2.randn(noise, 0.0, camera.noise_sigma)
-    img = np.clip(img + noise, 0, 255).astype(np.uint8)
+    img = np.clip(cv2.add(img, noise), 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, camera.jpeg_quality])
     if not ok:
         raise RuntimeError("OpenCV could not encode a JPEG")

@@ -85,15 +85,18 @@ def _truth(setup: Setup, board: dict) -> dict:
     return {"tiles": setup.tiles, "players": list(setup.game.players), **board}
 
 
-def _players(rng: random.Random) -> int:
-    return rng.choice((2, 3, 3, 4, 4))
+def plan_table(seed: int, kind: str = "table") -> tuple[Setup, TableStyle, random.Random]:
+    """What a seed's table is, before anything is drawn: the dealt game with its setup
+    boards, the set's style, and the generator that goes on choosing the boards."""
+    rng = random.Random(f"flatart-{kind}:{seed}")
+    setup = table_setup(rng, rng.choice((2, 3, 3, 4, 4)))
+    style = random_style(np.random.default_rng([seed, 0 if kind == "table" else 4]), len(setup.game.players))
+    return setup, style, rng
 
 
 def generate_table(seed: int, reads: int = 4) -> TableSample:
     """One table: setup frames, ``reads`` read frames with their truth, ``table.json``."""
-    rng = random.Random(f"flatart-table:{seed}")
-    setup = table_setup(rng, _players(rng))
-    style = random_style(np.random.default_rng([seed, 0]), len(setup.game.players))
+    setup, style, rng = plan_table(seed)
     painter = TablePainter(style, setup.game.tiles, seed)
     calib = [painter.shoot(painter.composed(b, i), f"calib_{i:02d}.jpg", i) for i, b in enumerate(setup.boards)]
     frames = []
@@ -110,10 +113,8 @@ def generate_game(seed: int, turns: int = 8, hands: bool = False) -> GameSample:
     Each board is held for ``HOLD_FRAMES`` frames with fresh sensor noise; with
     ``hands``, a hand reaches over the changed cell for two to four frames before the
     new board (the board already changed under it)."""
-    rng = random.Random(f"flatart-game:{seed}")
-    setup = table_setup(rng, _players(rng))
+    setup, style, rng = plan_table(seed, "game")
     tiles = setup.tiles
-    style = random_style(np.random.default_rng([seed, 0]), len(setup.game.players))
     painter = TablePainter(style, setup.game.tiles, seed)
     boards, expected = game_turns(setup, rng, turns)
     boards = setup.boards + boards
