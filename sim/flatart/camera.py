@@ -86,37 +86,45 @@ def compose(canvas: np.ndarray, mask: np.ndarray, background: np.ndarray, camera
     return cv2.blendLinear(warped, background, alpha, 1 - alpha)
 
 
-def draw_hand(image: np.ndarray, target: tuple[float, float], rng: np.random.Generator) -> np.ndarray:
-    """A hand reaching from a frame edge towards ``target`` (pixels), with its shadow."""
+def draw_hand(image: np.ndarray, target: tuple[float, float], pixels_per_unit: float,
+              rng: np.random.Generator) -> np.ndarray:
+    """A hand in a sleeve reaching from a frame edge to ``target`` (pixels), with its shadow."""
     out = image.copy()
-    skin = np.array([rng.uniform(60, 140), rng.uniform(90, 170), rng.uniform(140, 230)])   # BGR
-    edge = rng.integers(4)
-    start = [(rng.uniform(0, WIDTH), HEIGHT + 40), (rng.uniform(0, WIDTH), -40),
-             (-40, rng.uniform(0, HEIGHT)), (WIDTH + 40, rng.uniform(0, HEIGHT))][edge]
+    tone = rng.uniform(0.35, 1.0)               # dark to light skin
+    skin = tuple(float(c) for c in np.array([95, 125, 170]) * tone + np.array([40, 45, 55]))   # BGR
+    sleeve = tuple(float(c) for c in rng.uniform(20, 220, 3))
+    start = [(rng.uniform(0, WIDTH), HEIGHT + 60), (rng.uniform(0, WIDTH), -60),
+             (-60, rng.uniform(0, HEIGHT)), (WIDTH + 60, rng.uniform(0, HEIGHT))][int(rng.integers(4))]
     direction = np.subtract(target, start)
     direction /= np.linalg.norm(direction) + 1e-9
-    palm = np.asarray(target) - direction * 30
-    width = rng.uniform(70, 110)
+    normal = np.array([-direction[1], direction[0]])
+    width = rng.uniform(2.4, 3.2) * pixels_per_unit          # a palm is 8-10 cm: near two tiles across
+    palm = np.asarray(target) - direction * width * 0.55
+    wrist = palm - direction * width * 0.6
+    cuff = wrist - direction * width * rng.uniform(0.3, 1.2)
     angle = math.degrees(math.atan2(direction[1], direction[0]))
-    shadow = np.zeros(out.shape[:2], np.float32)
-    for layer, shift in ((shadow, np.array((18, 24))), (None, np.zeros(2))):
-        target_img = layer if layer is not None else out
-        colour = 1.0 if layer is not None else tuple(float(c) for c in skin)
-        a, b = (np.asarray(start) + shift).astype(int), (palm + shift).astype(int)
-        cv2.line(target_img, tuple(int(v) for v in a), tuple(int(v) for v in b), colour, int(width * 0.8), cv2.LINE_AA)
-        cv2.ellipse(target_img, tuple(int(v) for v in palm + shift), (int(width * 0.62), int(width * 0.5)), angle,
-                    0, 360, colour, -1, cv2.LINE_AA)
+
+    def draw(img, offset, skin_colour, sleeve_colour):
+        p = lambda v: tuple(int(round(c)) for c in np.asarray(v) + offset)
+        cv2.line(img, p(start), p(cuff), sleeve_colour, int(width * 0.75), cv2.LINE_AA)
+        cv2.line(img, p(cuff), p(wrist), skin_colour, int(width * 0.55), cv2.LINE_AA)
+        cv2.ellipse(img, p(palm), (int(width * 0.5), int(width * 0.42)), angle, 0, 360, skin_colour, -1, cv2.LINE_AA)
         for k in range(4):
-            side = (k - 1.5) * width * 0.22
-            normal = np.array([-direction[1], direction[0]])
-            base = palm + shift + normal * side + direction * width * 0.35
-            tip = base + direction * width * rng.uniform(0.45, 0.7)
-            cv2.line(target_img, tuple(int(v) for v in base), tuple(int(v) for v in tip), colour,
-                     int(width * 0.17), cv2.LINE_AA)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), 12)
-    skin_mask = np.all(out == image, axis=2)
-    out = np.where(skin_mask[..., None], (out * (1 - 0.35 * shadow[..., None])).astype(np.uint8), out)
-    return out
+            base = palm + normal * (k - 1.5) * width * 0.22 + direction * width * 0.35
+            tip = base + direction * width * rng.uniform(0.4, 0.6) * (0.8 if k in (0, 3) else 1.0)
+            cv2.line(img, p(base), p(tip), skin_colour, int(width * 0.17), cv2.LINE_AA)
+        thumb = palm + normal * width * 0.5 * rng.choice((-1, 1))
+        cv2.line(img, p(palm), p(thumb + direction * width * 0.3), skin_colour, int(width * 0.2), cv2.LINE_AA)
+
+    shadow = np.zeros(out.shape[:2], np.float32)
+    state = rng.bit_generator.state
+    draw(shadow, np.array((0.3, 0.4)) * width, 1.0, 1.0)
+    rng.bit_generator.state = state          # the same fingers for the hand as for its shadow
+    draw(out, np.zeros(2), skin, sleeve)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), width * 0.15)
+    bare = np.all(out == image, axis=2)
+    shaded = (out * (1 - 0.4 * shadow[..., None])).astype(np.uint8)
+    return np.where(bare[..., None], shaded, out)
 
 
 def photograph(image: np.ndarray, camera: CameraStyle, gain: np.ndarray, frame_seed: int) -> bytes:

@@ -125,7 +125,7 @@ def generate_game(seed: int, turns: int = 8, hands: bool = False) -> GameSample:
         if hands and b > 0:
             changed = _changed_cell(boards[b - 1], board)
             for _ in range(int(hand_rng.integers(2, 5))):
-                occluded = camera.draw_hand(image, painter.cell_pixel(changed), hand_rng)
+                occluded = camera.draw_hand(image, painter.cell_pixel(changed), style.camera.pixels_per_unit, hand_rng)
                 frames.append(painter.shoot(occluded, f"f{len(frames):05d}.jpg", 10_000 + len(frames)))
         for _ in range(HOLD_FRAMES):
             frames.append(painter.shoot(image, f"f{len(frames):05d}.jpg", 10_000 + len(frames)))
