@@ -7,6 +7,14 @@ a method"). Each table draws at random what players' own sets vary in: piece siz
 a pawn's head to an overhanging figure, shapes, colours close to the tiles, dark and
 white players, traps of several designs, hunters on traps and sharing cells.
 
+Folders in the format of the shared vision samples (``flat-SEED/``, ``game-SEED/``)::
+
+    python -m sim.flatart --out /tmp/flat --tables 20 --seed 1000 --games 8 [--hands]
+
+From code, :func:`generate_table` and :func:`generate_game` return plain values (JPEG
+bytes per frame, the truth as JSON-ready dicts); :func:`write_table` and
+:func:`write_game` write them.
+
 >>> sample = generate_table(7, reads=1)
 >>> [f.name for f in sample.calib][:2], sample.reads[0][0].name
 (['calib_00.jpg', 'calib_01.jpg'], 'read_000.jpg')

@@ -7,8 +7,8 @@ from above and never mirrored, east stays to the right of north as the rules wan
 >>> import numpy as np
 >>> from sim.flatart.style import random_style
 >>> style = random_style(np.random.default_rng(0))
->>> h = board_to_image(style.camera)
->>> float(np.linalg.det(h[:2, :2])) > 0     # clockwise stays clockwise
+>>> from vision.geometry import preserves_handedness
+>>> preserves_handedness(board_to_image(style.camera))     # clockwise stays clockwise
 True
 """
 from __future__ import annotations

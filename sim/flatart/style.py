@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import colorsys
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -98,7 +98,6 @@ class TableStyle:
     cards: dict[int, tuple[float, float, float]]   # id -> (dx, dy, turn_deg) as laid by hand
     camera: CameraStyle
     texture_seed: int
-    extras: dict = field(default_factory=dict)
 
     def to_json(self, tiles: dict[str, str]) -> dict:
         """``table.json``: the samples' keys first, then this generator's own."""

@@ -22,7 +22,8 @@ from sim.flatart.art import card_corners
 from sim.flatart.play import read_boards
 from sim.flatart.samples import plan_table
 from sim.flatart.style import COLOUR_KINDS, random_style
-from vision.geometry import ARUCO_DICTIONARY, MARKER_IDS
+from sim.flatart.camera import board_to_image
+from vision.geometry import ARUCO_DICTIONARY, MARKER_IDS, preserves_handedness
 
 #: The keys of a read frame's truth in the shared vision samples.
 TRUTH_KEYS = {"tiles", "players", "mammoth", "hunters", "traps"}
@@ -184,7 +185,7 @@ def test_over_fifty_seeds_hunters_stand_on_own_and_others_traps_and_share_cells(
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(2, 4))
-def test_players_colours_stay_apart_and_cards_stay_within_a_hand_laid_offset(seed, players):
+def test_colours_stay_apart_cards_within_a_hand_laid_offset_and_the_camera_never_mirrors(seed, players):
     style = random_style(np.random.default_rng(seed), players)
     colours = list(style.colours.values())
     for i in range(len(colours)):
@@ -193,6 +194,7 @@ def test_players_colours_stay_apart_and_cards_stay_within_a_hand_laid_offset(see
     for dx, dy, turn in style.cards.values():
         assert abs(dx) <= 0.1 and abs(dy) <= 0.1 and abs(turn) <= 4
     assert 0 <= style.camera.tilt_deg <= 25
+    assert preserves_handedness(board_to_image(style.camera)), "the camera never mirrors the board"
 
 
 @settings(max_examples=15, deadline=None)
