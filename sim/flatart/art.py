@@ -159,20 +159,21 @@ def _draw_tile(canvas, mask, style: TableStyle, cell: int, kind: Tile, rng: np.r
 
 # -- the kit's cards -------------------------------------------------------------------------
 
-def card_corners(marker_id: int, style: TableStyle) -> np.ndarray:
-    """The marker's black square as this table's cards were laid (TL, TR, BR, BL)."""
+def card_corners(marker_id: int, style: TableStyle, quiet: bool = False) -> np.ndarray:
+    """The marker's black square as this table's cards were laid (TL, TR, BR, BL); with
+    ``quiet``, the whole card with its white border."""
     dx, dy, turn = style.cards[marker_id]
     cx, cy = marker_centre(marker_id)
     square = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], dtype=np.float64) / 2
-    return _rotated(square, (cx + dx, cy + dy), MARKER_SIZE, math.radians(turn))
+    side = MARKER_SIZE + (2 * MARKER_QUIET if quiet else 0.0)
+    return _rotated(square, (cx + dx, cy + dy), side, math.radians(turn))
 
 
 def _draw_card(canvas, mask, marker_id: int, style: TableStyle):
     dx, dy, turn = style.cards[marker_id]
     cx, cy = marker_centre(marker_id)
     centre, theta = (cx + dx, cy + dy), math.radians(turn)
-    card = np.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], dtype=np.float64) / 2
-    _poly(canvas, _rotated(card, centre, MARKER_SIZE + 2 * MARKER_QUIET, theta), (250, 250, 246), mask)
+    _poly(canvas, card_corners(marker_id, style, quiet=True), (250, 250, 246), mask)
     bits = cv2.aruco.generateImageMarker(cv2.aruco.getPredefinedDictionary(ARUCO_DICTIONARY), marker_id, 6) < 128
     step = MARKER_SIZE / 6
     cell = np.array([(0, 0), (1, 0), (1, 1), (0, 1)], dtype=np.float64)

@@ -14,14 +14,19 @@ True
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
 
-from .art import canvas_to_board
-from .style import CameraStyle
+from vision.geometry import MARKER_IDS
+
+from .art import canvas_to_board, card_corners
+from .style import CameraStyle, TableStyle
 
 WIDTH, HEIGHT = 1280, 960
+#: Pixels kept between the cards and the frame's edge (ArUco ignores codes touching it).
+_MARGIN = 20
 
 
 def _rotation_z(deg: float) -> np.ndarray:
@@ -51,6 +56,23 @@ def board_to_image(camera: CameraStyle) -> np.ndarray:
     m = world_to_cam @ _rotation_z(camera.board_turn_deg)
     h = k @ np.column_stack([m[:, 0], m[:, 1], -world_to_cam @ centre])
     return h / h[2, 2]
+
+
+def framed(style: TableStyle) -> TableStyle:
+    """The style with the camera zoomed out until all six cards are in the frame.
+
+    The kit asks for the tiles and all six cards in view, with a margin
+    (hardware/CAMERA_MOUNT.md); a random pose that cuts a card is pulled back the way
+    a user would move the camera."""
+    cam = style.camera
+    outline = np.concatenate([card_corners(m, style, quiet=True) for m in MARKER_IDS]).reshape(-1, 1, 2)
+    for _ in range(60):
+        pts = cv2.perspectiveTransform(outline, board_to_image(cam)).reshape(-1, 2)
+        if (pts.min(axis=0) >= _MARGIN).all() and (pts.max(axis=0) <= (WIDTH - _MARGIN, HEIGHT - _MARGIN)).all():
+            break
+        cam = replace(cam, pixels_per_unit=cam.pixels_per_unit * 0.98,
+                      centre_offset=(cam.centre_offset[0] * 0.9, cam.centre_offset[1] * 0.9))
+    return replace(style, camera=cam)
 
 
 def canvas_to_image(camera: CameraStyle) -> np.ndarray:

@@ -90,7 +90,8 @@ def plan_table(seed: int, kind: str = "table") -> tuple[Setup, TableStyle, rando
     boards, the set's style, and the generator that goes on choosing the boards."""
     rng = random.Random(f"flatart-{kind}:{seed}")
     setup = table_setup(rng, rng.choice((2, 3, 3, 4, 4)))
-    style = random_style(np.random.default_rng([seed, 0 if kind == "table" else 4]), len(setup.game.players))
+    style = camera.framed(random_style(np.random.default_rng([seed, 0 if kind == "table" else 4]),
+                                       len(setup.game.players)))
     return setup, style, rng
 
 
