@@ -327,21 +327,33 @@ def draw_pieces(layer: np.ndarray, style: TableStyle, position: dict, rng: np.ra
     centres = {name: np.array(pixel_of(i, 1.0)) for i, name in enumerate(CELL_NAMES)}
     a = math.radians(style.light_dir_deg)
     shadow_dir = (math.cos(a), math.sin(a))
-    for cell, owner in sorted(position["traps"].items()):
-        draw_trap(canvas, style, owner, centres[cell] + rng.normal(0, 0.05, 2), rng.uniform(0, 2 * math.pi))
-    draw_mammoth(canvas, style, centres[position["mammoth"]] + rng.normal(0, 0.04, 2),
-                 rng.uniform(0, 2 * math.pi), shadow_dir)
+    hunter_radius = style.hunter_size * TILE_WIDTH / 2
+    trap_radius = style.trap_size * TILE_WIDTH / 2
     by_cell: dict[str, list[str]] = {}
     for player in style.players:
         if player in position["hunters"]:
             by_cell.setdefault(position["hunters"][player], []).append(player)
+    trap_spots = {cell: centres[cell] + rng.normal(0, 0.05, 2) for cell in sorted(position["traps"])}
+    hunter_spots: dict[str, list[np.ndarray]] = {}
     for cell, players in sorted(by_cell.items()):
-        alone_on_trap = len(players) == 1 and cell in position["traps"]
-        spots = piece_spots(rng, len(players), 0.42)
-        if alone_on_trap:
-            # Set down on the trap token, a little off its centre.
-            angle = rng.uniform(0, 2 * math.pi)
-            spots = [np.array([math.cos(angle), math.sin(angle)]) * rng.uniform(0.1, 0.35)]
-        for player, spot in zip(players, spots):
-            draw_hunter(canvas, style, player, centres[cell] + spot, rng.uniform(0, 2 * math.pi), shadow_dir)
+        # Pieces sharing a cell stand apart as far as the cell allows.
+        hunter_spots[cell] = [centres[cell] + s for s in
+                              piece_spots(rng, len(players), min(0.9, max(0.42, 0.7 * hunter_radius)))]
+        if len(players) == 1 and cell in trap_spots:
+            # Set down on the edge of the trap token, the trap pushed the other way if
+            # need be, so a crescent of it still shows (a board whose trap cannot be
+            # seen at all could not be read).
+            way = rng.uniform(0, 2 * math.pi)
+            unit = np.array([math.cos(way), math.sin(way)])
+            need = hunter_radius - 0.3 * trap_radius + rng.uniform(0, 0.08)
+            reach = float(np.clip(need, 0.1, 0.75))
+            hunter_spots[cell] = [centres[cell] + unit * reach]
+            trap_spots[cell] = centres[cell] - unit * float(np.clip(need - reach, 0.0, 0.3))
+    for cell, spot in trap_spots.items():
+        draw_trap(canvas, style, position["traps"][cell], spot, rng.uniform(0, 2 * math.pi))
+    draw_mammoth(canvas, style, centres[position["mammoth"]] + rng.normal(0, 0.04, 2),
+                 rng.uniform(0, 2 * math.pi), shadow_dir)
+    for cell, players in sorted(by_cell.items()):
+        for player, spot in zip(players, hunter_spots[cell]):
+            draw_hunter(canvas, style, player, spot, rng.uniform(0, 2 * math.pi), shadow_dir)
     return canvas

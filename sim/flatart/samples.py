@@ -42,7 +42,7 @@ class TableSample:
     table: dict                  # table.json
     calib: list[Frame]
     reads: list[tuple[Frame, dict]]    # each read frame with its truth (read_XXX.json)
-    homography: np.ndarray = field(repr=False)   # board units -> pixels, as the cards were laid
+    homography: np.ndarray = field(repr=False)   # board units -> pixels (table.json "cards": hand-laid offsets)
 
 
 @dataclass

@@ -4,6 +4,7 @@ import json
 import os
 import random
 import re
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -17,6 +18,7 @@ from engine.hexgrid import CELL_NAMES, RING, parse_cell
 from engine.setup import validate_layout
 from sim.flatart import (HOLD_FRAMES, HUNTER_SHAPES, MAMMOTH_KINDS, TRAP_SHAPES, generate_game, generate_table,
                          write_game, write_table)
+from sim.flatart import art
 from sim.flatart.__main__ import main
 from sim.flatart.art import card_corners
 from sim.flatart.play import read_boards
@@ -211,3 +213,18 @@ def test_the_command_writes_tables_and_games_and_refuses_negative_counts(tmp_pat
     assert sorted(os.listdir(tmp_path)) == ["flat-40", "game-40"]
     assert main(["--out", str(tmp_path), "--tables", "-1"]) == 2
     assert re.search(r"--tables must not be negative", capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("hunter_size,trap_size", [(1.15, 0.35), (1.15, 0.85), (0.6, 0.35), (0.2, 0.85)])
+def test_a_hunter_set_down_on_a_trap_leaves_a_crescent_of_it_in_view(hunter_size, trap_size):
+    """Even an overhanging figure on a small trap leaves some of the trap showing: a board
+    whose trap cannot be seen at all could not be read from one frame."""
+    style = replace(random_style(np.random.default_rng(0), 2), hunter_shape="disc", trap_shape="disc",
+                    hunter_size=hunter_size, trap_size=trap_size, colours={"A": (250, 0, 0), "B": (0, 0, 250)})
+    layer = np.zeros((art.SIZE, art.SIZE, 3), np.uint8)
+    trap_area = np.pi * (trap_size * np.sqrt(3) / 2 * art.SCALE) ** 2
+    for seed in range(8):
+        covered = art.draw_pieces(layer, style, {"mammoth": "-3,0", "hunters": {"A": "1,0"}, "traps": {"1,0": "B"}},
+                                  np.random.default_rng(seed))
+        shown = np.count_nonzero((covered[..., 0] > 200) & (covered[..., 2] < 60))    # BGR: B's blue
+        assert shown / trap_area > 0.12, (seed, shown / trap_area)
