@@ -20,8 +20,7 @@ import engine
 from engine import api as contract
 
 from .board_svg import render_board
-from .jsonio import (STATUS_OF_EXIT, BadBody, bad_body_response, body_text, error_response, parse_json_text,
-                     read_json_object)
+from .jsonio import BadBody, bad_body_response, contract_response, error_response, read_json_object
 from .live import GameControlError
 from .sandbox import what_if
 from .security import referee_required
@@ -42,57 +41,20 @@ def state():
     return Response(payload, mimetype="application/json", headers={"ETag": f'"{version}"'})
 
 
-def _guarded(handler, obj):
-    """``handler(obj)``, where a value of the wrong JSON type that the engine's parser
-    does not name (e.g. a list as a tile, which raises TypeError inside
-    ``engine.jsonio.position_from_json``) still gets the contract's malformed answer."""
-    try:
-        return handler(obj)
-    except TypeError as exc:
-        return 2, {"ok": False, "error": {"code": "bad_request", "message": f"request: a value has the wrong type ({exc})",
-                                          "rule": "request.format", "field": "request"}}
-
-
-def _contract(handler):
-    text = body_text()
-    try:
-        obj = parse_json_text(text)
-    except BadBody as single_error:
-        lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) < 2:
-            raise single_error
-        out = []
-        for line in lines:
-            try:
-                _, response = _guarded(handler, parse_json_text(line))
-            except BadBody as exc:
-                response = {"ok": False, "error": {"code": "bad_request", "message": exc.message,
-                                                   "rule": "request.format", "field": exc.field}}
-            out.append(json.dumps(response, ensure_ascii=False))
-        return Response("\n".join(out) + "\n", mimetype="application/x-ndjson")
-    code, response = _guarded(handler, obj)
-    result = jsonify(response)
-    result.status_code = STATUS_OF_EXIT.get(code, 400)
-    return result
-
-
 @bp.post("/api/resolve")
 def resolve():
-    return _contract(contract.resolve_request)
+    return contract_response(contract.resolve_request)
 
 
 @bp.post("/api/legal")
 def legal():
-    return _contract(contract.legal_request)
+    return contract_response(contract.legal_request)
 
 
 def _position(obj: dict, field: str = "position") -> engine.Position:
     if field not in obj:
         raise engine.BadRequest(field, "is missing")
-    try:
-        return engine.position_from_json(obj[field])
-    except TypeError as exc:  # see _guarded
-        raise engine.BadRequest(field, f"a value has the wrong type ({exc})") from None
+    return engine.position_from_json(obj[field])
 
 
 def _variants(obj: dict) -> engine.Variants:
