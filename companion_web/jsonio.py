@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify, request
 
-from rulekit.jsonrequest import RequestError, answer_text, decode, read_json
+from rulekit.jsonrequest import RequestError, answer_bytes, decode, read_json
 
 #: HTTP status for each exit code of ``maamut resolve`` / ``maamut legal``.
 STATUS_OF_EXIT = {0: 200, 1: 422, 2: 400}
@@ -66,7 +66,7 @@ def contract_response(handler):
     """A command-line contract over HTTP (``handler(request) -> (exit code, response)``):
     one JSON body gets the response with the exit code's status; several JSON lines get
     one response line each (``application/x-ndjson``, 200), a bad line answered alone."""
-    answer = answer_text(handler, body_text())
+    answer = answer_bytes(handler, request.get_data(cache=True))
     if answer.lines:
         return Response(answer.text(), mimetype="application/x-ndjson")
     result = jsonify(answer.responses[0])

@@ -82,8 +82,9 @@ def _config(obj) -> Config:
                 raise BadRequest("config.species", "must list 7 different species names")
             kwargs["species"] = tuple(value)
         elif key == "tiles":
-            if not isinstance(value, list) or not all(isinstance(t, list) and len(t) == 2 for t in value):
-                raise BadRequest("config.tiles", "must be a list of [side, other side] pairs")
+            if not isinstance(value, list) or not all(
+                    isinstance(t, list) and len(t) == 2 and all(isinstance(side, str) for side in t) for t in value):
+                raise BadRequest("config.tiles", "must be a list of [side, other side] pairs of names")
             kwargs["tiles"] = tuple(tuple(t) for t in value)
         elif key == "supply_per_species":
             kwargs[key] = _count(value, "config.supply_per_species")
@@ -167,13 +168,19 @@ def parse_request(obj) -> RoundInput:
         for key in c:
             if key not in ("card", "player", "give", "take"):
                 raise BadRequest(f"cards.{i}.{key}", "is not a field of a card")
-        if c.get("card") not in EVALUATION_CARDS:
+        if not isinstance(c.get("card"), str) or c["card"] not in EVALUATION_CARDS:
             raise BadRequest(f"cards.{i}.card", f"must be an evaluation card: {', '.join(EVALUATION_CARDS)}")
         if c.get("player") not in players:
             raise BadRequest(f"cards.{i}.player", "must name the player who played the card")
         for key in ("give", "take"):
-            if c.get(key) is not None and c[key] not in species_names:
+            if c.get(key) is not None and (not isinstance(c[key], str) or c[key] not in species_names):
                 raise BadRequest(f"cards.{i}.{key}", f"unknown species {c[key]!r}")
+        if c["card"] == "animal_exchange" and (c.get("give") is None) != (c.get("take") is None):
+            # A half-filled exchange card cannot be played as written: say which half is missing
+            # rather than drop the card (FR «Présentation des cartes d'action», exchange card).
+            missing = "take" if c.get("take") is None else "give"
+            raise BadRequest(f"cards.{i}.{missing}", "an exchange names both the animal tile given up (give) and "
+                                                    "the species taken (take), or neither when the card is not used")
         if c.get("give") is not None and c["card"] != "animal_exchange":
             raise BadRequest(f"cards.{i}.give", "only the animal_exchange card gives an animal tile up")
         if c.get("take") is not None and c["card"] not in ("animal_exchange", "skins_most_animal"):

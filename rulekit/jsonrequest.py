@@ -222,11 +222,21 @@ def answer_text(handler, text: str) -> Answer:
     else:
         code, response = handler(request)
         return Answer(code, [response])
+    return _answer_lines(handler, text.split("\n"))
+
+
+def _answer_lines(handler, lines: list) -> Answer:
+    # Lines end at "\n" only: JSON strings may hold U+2028 and the like, which str.splitlines would cut at.
     return Answer(EXIT_OK, [_answer_line(handler, number, line)
-                            for number, line in enumerate(text.splitlines(), start=1) if line.strip()], lines=True)
+                            for number, line in enumerate(lines, start=1) if line.strip()], lines=True)
 
 
-def _answer_line(handler, number: int, line: str) -> dict:
+def _answer_line(handler, number: int, line) -> dict:
+    if isinstance(line, bytes):
+        try:
+            line = decode(line)
+        except RequestError as exc:
+            return malformed("request", f"line {number}: {exc.message}")
     try:
         request = read_json(line)
     except _NotJSON as exc:
@@ -241,7 +251,10 @@ def answer_bytes(handler, data: bytes) -> Answer:
     try:
         text = decode(data)
     except RequestError as exc:
-        return Answer(EXIT_MALFORMED, [malformed(exc.field, exc.message)])
+        lines = data.split(b"\n")
+        if sum(1 for line in lines if line.strip()) < 2:
+            return Answer(EXIT_MALFORMED, [malformed(exc.field, exc.message)])
+        return _answer_lines(handler, lines)  # JSON Lines: the line that is not UTF-8 is answered alone
     return answer_text(handler, text)
 
 
