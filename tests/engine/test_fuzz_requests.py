@@ -293,8 +293,10 @@ MOVE = {"type": "move", "hunter": "A", "direction": "E", "distance": 2}
 ROUTE_BODIES = {
     "/api/resolve": {"position": FIGURE, "action": MOVE, "choices": [{"hunter": "B", "to": "1,1"}]},
     "/api/legal": {"position": FIGURE, "variants": {"flee_target": "unoccupied"}},
-    "/api/render": {"position": FIGURE, "events": [{"type": "mammoth_fled", "from": "0,2"}], "marks": [],
-                    "needs": None, "players": {"A": {"name": "Ann", "colour": "#d62828"}}, "labels": True},
+    "/api/render": {"position": FIGURE, "events": resolve_request({"position": FIGURE, "action": MOVE})[1]["events"],
+                    "marks": [{"cell": "1,1", "text": "2", "kind": "legal"}],
+                    "needs": {"hunter": "B", "cell": "1,0", "options": ["1,1", "2,-1"], "rule": "flight.frighten"},
+                    "players": {"A": {"name": "Ann", "colour": "#d62828"}}, "labels": True},
     "/api/notation": {"position": BASE["position"]},
     "/api/notation/parse": {"text": FIGURE},
     "/api/whatif": {"position": FIGURE, "hunter": "A", "variants": {}},
