@@ -175,12 +175,6 @@ def parse_request(obj) -> RoundInput:
         for key in ("give", "take"):
             if c.get(key) is not None and (not isinstance(c[key], str) or c[key] not in species_names):
                 raise BadRequest(f"cards.{i}.{key}", f"unknown species {c[key]!r}")
-        if c["card"] == "animal_exchange" and (c.get("give") is None) != (c.get("take") is None):
-            # A half-filled exchange card cannot be played as written: say which half is missing
-            # rather than drop the card (FR «Présentation des cartes d'action», exchange card).
-            missing = "take" if c.get("take") is None else "give"
-            raise BadRequest(f"cards.{i}.{missing}", "an exchange names both the animal tile given up (give) and "
-                                                    "the species taken (take), or neither when the card is not used")
         if c.get("give") is not None and c["card"] != "animal_exchange":
             raise BadRequest(f"cards.{i}.give", "only the animal_exchange card gives an animal tile up")
         if c.get("take") is not None and c["card"] not in ("animal_exchange", "skins_most_animal"):

@@ -95,7 +95,8 @@ def _fr_kind(kind):
 
 
 def validate(inp: RoundInput) -> None:
-    """Rule checks on a well-formed request (raise :class:`IllegalAction`)."""
+    """Rule checks on a well-formed request (raise :class:`IllegalAction`; :class:`BadRequest`
+    for an exchange card given only one of its two halves)."""
     n = len(inp.players)
     if not FIRST_ROUND[n] <= inp.round <= LAST_ROUND:
         raise _ill("request.round", f"with {n} players the rounds are {FIRST_ROUND[n]} to {LAST_ROUND}",
@@ -117,6 +118,13 @@ def validate(inp: RoundInput) -> None:
         shown_fr = " et ".join(f"{totals[k]} {_fr_kind(k)}" for k in kinds)
         raise _ill("request.tiles", f"{shown} tiles revealed, but only {carriers} tiles of the set carry any of them",
                    f"{shown_fr} révélées, mais seules {carriers} tuiles du jeu portent l'une de ces faces")
+    for i, c in enumerate(inp.cards):
+        if c.card == "animal_exchange" and (c.give is None) != (c.take is None):
+            # A half-filled exchange cannot be scored as written: name the missing half rather
+            # than drop the card (docs/rulings-mammut.md «Half-filled exchange»).
+            missing = "take" if c.take is None else "give"
+            raise BadRequest(f"cards.{i}.{missing}", "an exchange names both the animal tile given up (give) and "
+                                                    "the species taken (take), or neither when the card is not used")
     played = Counter(c.card for c in inp.cards)
     for card, count in played.items():
         if count > EVALUATION_CARDS[card]:

@@ -284,6 +284,42 @@ def test_a_batch_with_hostile_lines_through_the_real_commands_answers_every_line
         assert json.loads(capsys.readouterr().out)["error"]["field"] in ("round", "request")
 
 
+def _mammut_game_at_evaluation():
+    from ostby_mammut.game import Game
+
+    game = Game.new(["Ana", "Bo", "Cy"], seed=3, mode="page")
+    game.play({"type": "take", "player": "Ana", "tiles": {"meat": 2}})
+    game.play({"type": "take", "player": "Bo", "tiles": {"fire": 1}})
+    game.play({"type": "take", "player": "Cy", "tiles": dict(game.sharing.pool)})
+    animals = {s: 1 for s in ("bear", "bison", "boar", "deer", "horse", "ibex", "wolf")}
+    evaluation = {"type": "evaluate", "arrow": "red", "cards": [],
+                  "tiles": {"Ana": {"meat": 2}, "Bo": {"fire": 1},
+                            "Cy": {"meat": 4, "skin": 5, "fire": 3, "tusk": 4, "axe": 5, **animals}}}
+    return game, evaluation
+
+
+def test_mutated_evaluations_of_a_mammut_round_get_a_named_error_or_score():
+    """The page's evaluation form (``/mammut/api/action`` in the evaluation phase) on the same corpus."""
+    from ostby_mammut.core import BadRequest, IllegalAction
+    from rulekit.jsonrequest import RequestError, read_json
+
+    game, evaluation = _mammut_game_at_evaluation()
+    assert copy.deepcopy(game).play(evaluation)[0]["type"] == "round_scored"
+    outcomes = Counter()
+    for body in mutations(evaluation, random.Random(5), 150):
+        try:
+            action = read_json(body.decode("utf-8"))
+            copy.deepcopy(game).play(action)
+            outcomes["scored"] += 1
+        except (RequestError, UnicodeDecodeError, BadRequest) as exc:
+            outcomes["malformed"] += 1
+            assert getattr(exc, "field", "request")
+        except IllegalAction as exc:
+            outcomes["illegal"] += 1
+            assert exc.rule
+    assert outcomes["malformed"] and outcomes["illegal"]
+
+
 # Every route of the app ----------------------------------------------------------------
 
 PIN = "246810"
