@@ -257,7 +257,9 @@ def test_mutated_requests_to_every_command_get_the_contract_answer_and_bad_lines
 @pytest.mark.slow
 def test_many_mutated_requests_to_every_command():
     counts = fuzz_commands(per_seed=600, seed=2326)
-    print({" ".join(k): v for k, v in sorted(counts.items())})
+    sent = sum(n for (_, outcome), n in counts.items() if outcome != "batch lines")
+    print(f"\ncommands: {sent} mutated requests alone, {counts.total() - sent} batch lines;",
+          {" ".join(k): v for k, v in sorted(counts.items())})
 
 
 def test_a_batch_with_hostile_lines_through_the_real_commands_answers_every_line(monkeypatch, capsys):
@@ -434,4 +436,8 @@ def test_many_mutated_requests_to_every_route(tmp_path, caplog):
     caplog.set_level(logging.ERROR)
     counts = fuzz_routes(tmp_path, per_route=300, seed=2326)
     assert [r for r in caplog.records if r.exc_info] == []
-    print(sum(counts.values()), Counter({status: n for (_, _, status), n in counts.items()}))
+    by_status = Counter()
+    for (_, _, status), n in counts.items():
+        by_status[status] += n
+    print(f"\nroutes: {counts.total()} requests over {len({route for _, route, _ in counts})} routes;",
+          dict(sorted(by_status.items())))
