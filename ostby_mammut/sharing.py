@@ -553,22 +553,18 @@ def state_to_json(state: Sharing) -> dict:
 def state_from_json(obj, variants: Variants | None = None) -> Sharing:
     """A state from its JSON form; every field but ``players``, ``start`` and ``pool`` may be left out
     (no lots yet, the start player to move, red arrow, hands unknown, no card played)."""
-    from .core import ARROWS, PLAYER_NAME
+    from rulekit.players import SeatError, read_ids
+
+    from .core import ARROWS
 
     obj = _fields(obj, "state", _STATE_FIELDS)
     for key in ("players", "start", "pool"):
         if key not in obj:
             raise BadRequest(f"state.{key}", "is missing")
-    players = obj["players"]
-    if not isinstance(players, list) or not 2 <= len(players) <= 5:
-        raise BadRequest("state.players", "must list 2 to 5 players in seat order (clockwise)")
-    for i, name in enumerate(players):
-        if not isinstance(name, str) or not PLAYER_NAME.match(name):
-            raise BadRequest(f"state.players.{i}", f"player name must be 1-24 characters without spaces or any of "
-                                                   f"@;:!,/>[]{{}}\", got {name!r}")
-    if len(set(players)) != len(players):
-        raise BadRequest("state.players", "names must be different")
-    players = tuple(players)
+    try:
+        players = read_ids(obj["players"], least=2, most=5)
+    except SeatError as exc:
+        raise BadRequest("state.players" if exc.seat is None else f"state.players.{exc.seat}", exc.reason) from None
 
     def player(value, field, allow_none=False):
         if value is None and allow_none:
