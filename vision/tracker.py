@@ -42,6 +42,7 @@ from engine.hexgrid import CELL_NAMES, CENTRE, DIRECTIONS, NUM_CELLS, RAYS, pars
 from session import CommandError, Snapshot, TableSession
 
 from .observation import Observation
+from .questions import CellQuestions, Contents, QuestionRefused, contents_of_view
 from .stability import StabilityFilter
 
 
@@ -362,6 +363,8 @@ class GameTracker:
         self._mover_trail: set[int] = set()  # cells the player to move was seen on during his move
         self._candidates: tuple | None = None  # (position, variants, list)
         self._last_reported: tuple | None = None
+        #: Unsure cells that matter are asked, never guessed (:mod:`vision.questions`).
+        self.questions = CellQuestions()
         if tiles is not None:
             self._start_game(tuple(engine.Tile(t) for t in tiles), 0.0)
         self.stability.include_tiles = self.phase == "layout"
@@ -454,11 +457,22 @@ class GameTracker:
             self._report("bad_observation", f"expected an Observation, got {type(observation).__name__}", [],
                          self._last_time)
             return False
-        stable = self.stability.feed(observation)
+        asked = self.questions.current
+        if asked is not None and self.table.snapshot().version != asked.version:
+            self.questions.current = None  # the game changed elsewhere: the question is stale
+        prepared = self.questions.prepare(observation, self)
+        stable = self.stability.feed(prepared)
         if stable is None:
             return False
+        before = self._progress()
         self.observe(stable)
+        self.questions.forget_sure_cells(observation)
+        self.questions.consider(self, committed=self._progress() != before)
         return True
+
+    def _progress(self) -> tuple:
+        snap = self.table.snapshot()
+        return snap.phase, snap.entries
 
     def observe(self, observation: Observation) -> None:
         """Act on one stable observation.
@@ -795,6 +809,92 @@ class GameTracker:
             return None
         self.table.undo(source="camera")
         return actions[-1]
+
+    # -- questions (vision.questions) -------------------------------------------------
+    @property
+    def question(self):
+        """The question about an unsure cell the tracker waits on, or ``None``."""
+        return self.questions.current
+
+    def answer_question(self, question_id: int, option: int) -> dict:
+        """The referee's answer to the current question (``option``: index into its
+        options). Refused (``QuestionRefused``) when stale or when the board it implies
+        is one no legal action explains; else taught for the cell, and the settled board
+        read with it is matched at once (a move is proposed to the table as usual).
+        Returns ``{"committed": [turns or placements the table took], "reports": [...]}``."""
+        question = self.questions.current
+        board = self.questions.answer(self, question_id, option)
+        entries, reports = self.table.snapshot().entries, len(self.reports)
+        self.observe(board)
+        # The next settled board carries the taught reading: it is the board just matched.
+        self.stability.reset(forget_committed=True)
+        self.questions.teach(self, question, self.contents_for_reader(question.options[option]))
+        game = self.table.game
+        done = game.entries()[entries:] if game is not None else []
+        return {"committed": list(done), "reports": self.reports[reports:]}
+
+    def game_view(self) -> BoardView:
+        """The tokens the table's game has on the board (owners by player id)."""
+        snap = self.table.snapshot()
+        if snap.position is None:
+            return BoardView(None, frozenset(), frozenset())
+        return BoardView.of_position(snap.position)
+
+    def contents_for_page(self, contents: Contents) -> Contents:
+        """Colour labels as player ids (a colour nobody owns yet stays ``"?label"``)."""
+        def owner(label):
+            return self.label_to_player.get(label, f"?{label}")
+        return Contents(contents.mammoth, tuple(sorted(owner(h) for h in contents.hunters)),
+                        None if contents.trap is None else owner(contents.trap))
+
+    def contents_for_reader(self, contents: Contents) -> Contents:
+        """Player ids as the calibration's colour labels."""
+        def label(owner):
+            return owner[1:] if owner.startswith("?") else self._label_of(owner)
+        return Contents(contents.mammoth, tuple(sorted(label(h) for h in contents.hunters)),
+                        None if contents.trap is None else label(contents.trap))
+
+    def readings_that_matter(self, raw: Observation, unsure, cell: int) -> tuple:
+        """The contents of ``cell`` (owners by player id) between which the move under
+        way depends, or ``()`` when the cell does not matter now.
+
+        It matters when the reader sees there something other than the game has, or
+        when a legal resolution that fits the rest of the board changes it.
+        """
+        snap = self.table.snapshot()
+        hidden = frozenset(raw.occluded_cells) | frozenset(unsure)
+        seen_rest = self._view_of(raw).masked(hidden)
+        game = self.game_view()
+        guess = self.contents_for_page(Contents(raw.mammoth == cell,
+                                                tuple(sorted(k for k, c in raw.hunters.items() if c == cell)),
+                                                raw.traps.get(cell)))
+        options = [contents_of_view(game, cell)]
+        if snap.phase == "play":
+            for c in self.candidates():
+                if cell in c.changed and not (c.changed & (hidden - {cell})) and c.view.masked(hidden) == seen_rest:
+                    options.append(contents_of_view(c.view, cell))
+        elif snap.phase == "setup" and snap.next_to_place and not guess.empty:
+            options.append(Contents(hunters=(snap.next_to_place,)))
+        if guess == options[0] and len(options) == 1:
+            return ()
+        options.append(Contents())
+        return tuple(dict.fromkeys(options))
+
+    def board_explained(self, observation: Observation) -> bool:
+        """Would this settled board be matched (the game's position, a legal turn or
+        placement, or on its way to one)? The check an answer must pass."""
+        snap = self.table.snapshot()
+        hidden = frozenset(observation.occluded_cells)
+        seen = self._view_of(observation)
+        if snap.phase == "setup":
+            placed = BoardView.of_position(snap.position).masked(hidden)
+            arrived = [(who, c) for who, c in seen.hunters - placed.hunters
+                       if who.startswith("?") or who == snap.next_to_place]
+            return (seen == placed or (len(arrived) == 1
+                    and BoardView(seen.mammoth, seen.hunters - frozenset(arrived), seen.traps) == placed))
+        if snap.phase == "play":
+            return self._explained_after(snap.position.with_(hands=None), snap.variants, observation)
+        return False
 
     # -- status -------------------------------------------------------------------------
     def waiting_for(self) -> dict | None:
