@@ -44,14 +44,15 @@ log = logging.getLogger(__name__)
 
 
 def create_app(config: Mapping | object | None = None, *, session=None, hub: GameHub | None = None,
-               hints=None, ai_seats=None, camera_relearn=None, games: Iterable[GameMode] = ()) -> Flask:
+               hints=None, ai_seats=None, camera_relearn=None, camera_questions=None, games: Iterable[GameMode] = ()) -> Flask:
     """The whole page around the table's one live game, built in one go.
 
     ``config`` overlays :class:`WebConfig` (settings only: a key it does not declare is a
     ``ValueError``). The live objects go into ``app.extensions``: ``session`` (a
     :class:`session.TableSession`; ``None``: an in-memory game with simulated cards),
     ``hub`` (``None``: a fresh :class:`GameHub`), ``hints`` and ``ai_seats`` (the AI, see
-    :mod:`companion_web.hints`), ``camera_relearn`` (see :mod:`companion_web.camera`), and
+    :mod:`companion_web.hints`), ``camera_relearn`` (see :mod:`companion_web.camera`), ``camera_questions`` (see
+    :mod:`companion_web.camera_questions`), and
     ``games``, other games' blueprints with their guards (:mod:`companion_web.games`).
     """
     app = Flask(__name__)
@@ -76,14 +77,15 @@ def create_app(config: Mapping | object | None = None, *, session=None, hub: Gam
         "maamut_hints": hints,
         "maamut_ai_seats": ai_seats,
         "maamut_camera_relearn": camera_relearn,
+        "maamut_camera_questions": camera_questions,
     })
     app.jinja_env.globals.update(csrf_token=csrf_token, is_referee=is_referee,
                                  other_games=tuple((mode.name, mode.link) for mode in games))
 
-    from . import api, camera, control, pages, stream
+    from . import api, camera, camera_questions, control, pages, stream
     from . import hints as hint_routes
 
-    for blueprint in (pages.bp, api.bp, control.bp, stream.bp, hint_routes.bp, camera.bp):
+    for blueprint in (pages.bp, api.bp, control.bp, stream.bp, hint_routes.bp, camera.bp, camera_questions.bp):
         app.register_blueprint(blueprint)
     for mode in games:
         register_mode(app, mode)

@@ -20,6 +20,7 @@ from engine import events as engine_events, explain
 from engine.hexgrid import CELL_NAMES, CELLS, parse_cell
 
 from .board_svg import player_colours, render_board
+from .camera_questions import question_view
 
 LANGS = ("en", "fr")
 _EXPLAINED: dict[str, dict] = {}
@@ -179,6 +180,8 @@ def live_view(state: Mapping) -> dict:
         "result": result_of(log, state.get("winner")),
         # The page's own address (published by the app), shown with a QR code to join.
         "url": state.get("url") if isinstance(state.get("url"), str) and len(state.get("url")) < 200 else None,
+        # The camera's question about an unsure cell, for the referee (companion_web.camera_questions).
+        "camera_question": question_view(state.get("camera_question")),
         "camera": {"frame": int(camera.get("frame", 0) or 0),
                    "confidence": camera.get("confidence") if isinstance(camera.get("confidence"), Mapping) else {},
                    # Only when the camera loop has a word on the light: the keys stay as they were.

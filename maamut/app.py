@@ -113,9 +113,12 @@ class Companion:
 
         settings = {"REFEREE_PIN": str(self.cfg.web["pin"])} if self.cfg.web.get("pin") else {}
         settings.update(web_config or {})
+        from .serve import CameraQuestionDesk
+
         mammut = mammut_mode(self.cfg.path("var/mammut-game.jsonl"))
         return create_app(settings, session=self.table, hub=self.hub, hints=hints_for_page, ai_seats=self.ai_seats,
-                          camera_relearn=self.request_relearn, games=[mammut] if mammut else [])
+                          camera_relearn=self.request_relearn, camera_questions=CameraQuestionDesk(self),
+                          games=[mammut] if mammut else [])
 
     def _publish_qr(self) -> None:
         # the page draws its QR code (/join.svg) from this address, for visitors' phones

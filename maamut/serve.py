@@ -54,6 +54,7 @@ class CameraLoop(threading.Thread):
             say("the camera follows the game in progress once the board shows it")
         self._last_view = 0.0
         self._light_news = False
+        self._question_shown = None  # (id, has its crop) of the question the page shows
         self.frames = 0
         #: Frames that failed to be read, and times the source had to be opened again.
         self.bad_frames = 0
@@ -115,11 +116,38 @@ class CameraLoop(threading.Thread):
             self.run_.feed(timestamp, frame)
             if learning and self.run_.reader is not None:
                 self._save_calibration()
+            self._show_question()
         now = time.monotonic()
         if now - self._last_view >= CAMERA_VIEW_PERIOD_S or self._light_news:
             self._last_view = now
             self._light_news = False
             self.companion.show_camera(frame, self.run_.tracker.last_observation, light=self.light_status())
+
+    def _show_question(self) -> None:
+        """The tracker's question about an unsure cell (or its end) to the referee's page,
+        through the live state like everything else. Called under the tracker lock."""
+        question = self.run_.tracker.question
+        shown = None if question is None else (question.id, question.crop is not None)
+        if shown == self._question_shown:
+            return
+        self._question_shown = shown
+        self.companion.hub.update(camera_question=None if question is None else question.to_json())
+        if question is not None:
+            say(f"camera: unsure of {question.to_json()['cell']}; the referee's page asks")
+
+    def question_crop(self, question_id: int) -> bytes | None:
+        """The camera's crop of the cell the current question is about (``None``: no such question)."""
+        with self._tracker_lock:
+            question = self.run_.tracker.question
+            return question.crop if question is not None and question.id == question_id else None
+
+    def answer_question(self, question_id: int, option: int) -> dict:
+        """The referee's answer (``vision.questions.QuestionRefused`` when stale or impossible)."""
+        with self._tracker_lock:
+            try:
+                return self.run_.tracker.answer_question(question_id, option)
+            finally:
+                self._show_question()
 
     def light_status(self) -> dict:
         """The camera's word on the light for the page (camera state: never journaled)."""
@@ -186,3 +214,23 @@ class ButtonLoop(threading.Thread):
             if event is None:
                 continue
             self.companion.handle_button(event)
+
+
+class CameraQuestionDesk:
+    """The page's side of the camera's questions (``create_app(camera_questions=...)``):
+    whichever camera loop follows the table's game; ``LookupError`` when none does."""
+
+    def __init__(self, companion):
+        self.companion = companion
+
+    def _camera(self) -> CameraLoop:
+        camera = getattr(self.companion, "camera", None)
+        if camera is None:
+            raise LookupError("no camera follows the game on this table")
+        return camera
+
+    def crop(self, question_id: int) -> bytes | None:
+        return self._camera().question_crop(question_id)
+
+    def answer(self, question_id: int, option: int) -> dict:
+        return self._camera().answer_question(question_id, option)

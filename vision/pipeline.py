@@ -22,6 +22,8 @@ import numpy as np
 import engine
 
 from .calibration import Calibration
+from .geometry import mirror_frame
+from .questions import cell_crop_jpeg
 from .reader import BoardReader
 from .relight import LightWatch
 from .sources import SourceError, open_source
@@ -90,10 +92,21 @@ class TrackRun:
         if self.tracker.phase == "layout" and observation.board_found:
             observation = _with_tiles(observation, self.reader.calibration.tiles)
         self.tracker.feed(observation)
+        self._crop_question(frame)
         fresh = self.light.feed(timestamp, frame, observation, self.tracker, self.reader.calibration,
                                 MAX_HIDDEN_CELLS)
         if fresh is not None:
             self._relearnt(fresh, timestamp)
+
+    def _crop_question(self, frame: np.ndarray) -> None:
+        """A question just asked gets the camera's crop of its cell, from the frame that settled it."""
+        question = self.tracker.question
+        last = self.reader.locator.last
+        if question is None or question.crop is not None or last is None:
+            return
+        if self.reader.calibration.mirrored:
+            frame = mirror_frame(frame)
+        question.crop = cell_crop_jpeg(frame, last.homography, question.cell)
 
     def request_relearn(self, timestamp: float | None = None) -> None:
         """Re-learn the light on the next still board that shows the game (the referee's button)."""

@@ -151,7 +151,7 @@ class Taught:
     game: Contents
 
 
-class QuestionRefused(Exception):
+class QuestionRefused(ValueError):
     """An answer the tracker cannot take: stale (``code`` ``stale_question``) or not one
     the game allows (``answer_refused``)."""
 
