@@ -116,14 +116,14 @@ class CameraLoop(threading.Thread):
             self.run_.feed(timestamp, frame)
             if learning and self.run_.reader is not None:
                 self._save_calibration()
-            self._show_question()
+            self.show_question()
         now = time.monotonic()
         if now - self._last_view >= CAMERA_VIEW_PERIOD_S or self._light_news:
             self._last_view = now
             self._light_news = False
             self.companion.show_camera(frame, self.run_.tracker.last_observation, light=self.light_status())
 
-    def _show_question(self) -> None:
+    def show_question(self) -> None:
         """The tracker's question about an unsure cell (or its end) to the referee's page,
         through the live state like everything else. Called under the tracker lock."""
         question = self.run_.tracker.question
@@ -147,7 +147,7 @@ class CameraLoop(threading.Thread):
             try:
                 return self.run_.tracker.answer_question(question_id, option)
             finally:
-                self._show_question()
+                self.show_question()
 
     def light_status(self) -> dict:
         """The camera's word on the light for the page (camera state: never journaled)."""
