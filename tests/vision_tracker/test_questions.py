@@ -150,3 +150,33 @@ def test_a_cell_read_as_taught_changes_that_cell_only(hunters, traps, mammoth, c
         assert view.unsure_cells == ()
     assert taught.traps.get(cell) == trap and (taught.mammoth == cell) == on_cell
     assert cell in hidden.occluded_cells and cell not in hidden.traps and hidden.mammoth != cell
+
+
+def test_the_crop_shows_the_cell_asked_about_on_a_rendered_board():
+    """Cut through the located board: the cell a hunter was put on changes in its crop
+    between the empty board and the next setup frame, a cell away from it hardly."""
+    import cv2
+    import numpy as np
+
+    from engine.hexgrid import RAYS
+    from tests.vision_reader.conftest import RenderedSet
+    from vision.questions import CROP_SIZE, cell_crop_jpeg
+    from vision.reader import BoardReader
+
+    rendered = RenderedSet(4242)
+    reader = BoardReader(rendered.calibration)
+    empty, placed = rendered.frames[0], rendered.frames[1]
+    (cell,) = rendered.setup[1].hunters.values()
+    far = next(c for c in range(NUM_CELLS) if c != cell and c != rendered.setup[1].mammoth
+               and all(cell not in ray for ray in RAYS[c]) and not rendered.setup[1].hunters.get(c))
+
+    def crop(frame, at):
+        homography = reader.locate(frame)[0].homography
+        image = cv2.imdecode(np.frombuffer(cell_crop_jpeg(frame, homography, at), np.uint8), cv2.IMREAD_COLOR)
+        assert image.shape == (CROP_SIZE, CROP_SIZE, 3)
+        middle = slice(CROP_SIZE // 2 - 20, CROP_SIZE // 2 + 20)
+        return image[middle, middle].astype(float)
+
+    changed = np.abs(crop(placed, cell) - crop(empty, cell)).mean()
+    unchanged = np.abs(crop(placed, far) - crop(empty, far)).mean()
+    assert changed > 3 * unchanged + 5, (changed, unchanged)
