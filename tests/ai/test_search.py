@@ -9,7 +9,7 @@ import pytest
 
 from ai import Level, SearchPlayer, observe
 from ai.bench import RandomHunter, run_ai_bench, wilson
-from ai.fast import FastState, action_of
+from engine.fastplay import PlayoutState, action_of
 from engine.game import Game
 from engine.rules import apply_action
 
@@ -38,7 +38,7 @@ def test_the_search_state_plays_every_turn_as_the_referee_does(seed):
         game.place_hunter(p, rng.choice(game.start_cells()))
     while not game.is_over and game.turns_played() < 150:
         pos = game.position
-        state = FastState.from_position(pos, pos.hands, list(game.deck.draw_pile), game.deck.discard_pile,
+        state = PlayoutState.from_position(pos, pos.hands, list(game.deck.draw_pile), game.deck.discard_pile,
                                         flee=_lowest_flee)
         codes = state.legal()
         assert {action_of(pos, c) for c in codes} == set(game.legal_actions())
@@ -81,11 +81,11 @@ def test_the_ai_never_plays_an_illegal_action_nor_an_illegal_flee(players, seed)
 
 
 def test_the_ai_finds_a_push_into_its_own_trap_at_once():
-    from ai import Observation
+    from ai import InfoSetObservation
     from engine.notation import position_from_text
     # A stands west of the mammoth with its trap just east of it: E1 (or E2) pushes it in
     pos = position_from_text("gggg/ggggg/gggggg/gggxggg/gggggg/ggggg/gggg 0,0 A@-1,0;B@0,3 A@1,0 A")
-    obs = Observation(pos, "A", (1, 2, 3), (), (("B", 3),))
+    obs = InfoSetObservation(pos, "A", (1, 2, 3), (), (("B", 3),))
     decision = SearchPlayer(Level(iterations=50), random.Random(0)).decide(obs)
     assert decision.iterations == 0  # no search needed
     assert apply_action(pos, decision.action).winner == "A"
