@@ -199,7 +199,7 @@ class _Resolution:
         self.traps = dict(pos.traps)
         self.eliminated = list(pos.eliminated)
         self.hands = None if pos.hands is None else dict(pos.hands)
-        self.events: list[dict] = []
+        self.events: list[ev.Event] = []
         self.choices = choices
         self.next_choice = 0
         #: read a mismatched choice at a forced flee as meant for a later flee (see apply_action)
