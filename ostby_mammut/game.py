@@ -298,9 +298,6 @@ class Game:
             raise IllegalAction("nothing to undo", "request.format", fr="rien à annuler")
         return Game.replay(self.setup, self.actions[:-1])
 
-    def tile_total(self) -> int:
-        return sum(self.sharing.total().values())
-
 
 # The page's journal (``rulekit.journal``): one JSON record a line, ``{"type": "setup",
 # "setup": {...}}`` starts a game, ``{"type": "action", "action": {...}}`` plays one,
