@@ -34,6 +34,7 @@ from engine.cards import COMPOSITION
 from engine.core import HAND_SIZE
 from engine.notation import turn_to_text
 from engine.rules import apply_action, legal_actions
+from engine.variants import DEFAULT, Variants
 
 from engine.fastplay import NO_WINNER, PLACE, REMOVE, PlayoutState, code_of
 
@@ -65,6 +66,7 @@ class InfoSetObservation:
     hand: tuple               # my cards (values)
     discard: tuple = ()       # face-up discard pile since the last reshuffle
     hand_sizes: tuple = ()    # (player, cards in hand) of the others
+    variants: Variants = DEFAULT  # the table's rules, which the search plays too
 
 
 def observe(game, me: str, hand=None) -> InfoSetObservation:
@@ -83,7 +85,7 @@ def observe(game, me: str, hand=None) -> InfoSetObservation:
     else:
         sizes = tuple((p, HAND_SIZE if p in pos.hunters else 0) for p in pos.players if p != me)
         discard = public_discards(game)
-    return InfoSetObservation(pos.with_(hands=None), me, tuple(hand or ()), discard, sizes)
+    return InfoSetObservation(pos.with_(hands=None), me, tuple(hand or ()), discard, sizes, game.variants)
 
 
 def public_discards(game) -> tuple:
@@ -149,7 +151,7 @@ def determinise(obs: InfoSetObservation, rng: random.Random) -> PlayoutState:
     for player, size in obs.hand_sizes:
         if player in obs.position.hunters:
             hands[player], unseen = unseen[:size], unseen[size:]
-    return PlayoutState.from_position(obs.position, hands, unseen, obs.discard, rng)
+    return PlayoutState.from_position(obs.position, hands, unseen, obs.discard, rng, variants=obs.variants)
 
 
 def rollout_move(state: PlayoutState, rng: random.Random) -> int:
@@ -234,7 +236,7 @@ class SearchPlayer:
         if pos.to_move != obs.me:
             raise ValueError(f"it is {pos.to_move}'s turn, not {obs.me}'s")
         real = pos.with_(hands={obs.me: obs.hand})
-        legal = {code_of(a): a for a in legal_actions(real)}
+        legal = {code_of(a): a for a in legal_actions(real, obs.variants)}
         if not legal:
             raise ValueError("no legal action: the game is over")
         rng = self.rng
@@ -320,11 +322,13 @@ class SearchPlayer:
             option = options[done % len(options)]
             done += 1
             tries[option] += 1
-            outcome = _complete(obs.position, action, tuple(choices) + ((needs.hunter, option),), rng)
+            outcome = _complete(obs.position, action, tuple(choices) + ((needs.hunter, option),), rng,
+                                obs.variants)
             if outcome.winner is not None:
                 wins[option] += 1 if outcome.winner == obs.me else 0
                 continue
-            after = InfoSetObservation(outcome.position, obs.me, obs.hand, obs.discard, obs.hand_sizes)
+            after = InfoSetObservation(outcome.position, obs.me, obs.hand, obs.discard, obs.hand_sizes,
+                                       obs.variants)
             state = determinise(after, rng)
             # the mover spent a card: one of his cards in this deal stands for the one he drew
             if rollout(state, rng, self.level.rollout_turns) == me_seat:
@@ -334,11 +338,11 @@ class SearchPlayer:
         return best, chances
 
 
-def _complete(position, action, choices, rng):
+def _complete(position, action, choices, rng, variants: Variants):
     """Resolve ``action`` with ``choices``, further flee choices at random (hands unknown)."""
     pos = position.with_(hands=None)
     while True:
-        outcome = apply_action(pos, action, choices)
+        outcome = apply_action(pos, action, choices, variants)
         if outcome.needs is None:
             return outcome
         choices = choices + ((outcome.needs.hunter, rng.choice(outcome.needs.options)),)

@@ -39,6 +39,7 @@ import engine
 from engine.cards import CARD_VALUES
 from engine.core import HAND_SIZE
 from engine.hexgrid import CELL_NAMES, DIRECTION_INDEX, RAYS
+from engine.variants import DEFAULT
 
 from .search import LEVELS, InfoSetObservation, SearchPlayer, public_discards
 
@@ -178,7 +179,7 @@ class AiSeats:
             hand = tuple(snap.position.hands.get(player, ()))  # its own cards only
         else:
             hand = tuple(self._hands.get(player) or CARD_VALUES)
-        return InfoSetObservation(pos, player, hand, discard, sizes)
+        return InfoSetObservation(pos, player, hand, discard, sizes, game.variants if game is not None else DEFAULT)
 
     def _think(self, snap, player: str, kind: str, pending, obs: InfoSetObservation) -> None:
         started = time.monotonic()
@@ -231,7 +232,7 @@ class AiSeats:
         if pending is None:
             cell = needs.options[0]
         else:
-            before = InfoSetObservation(obs.position, obs.me, obs.hand, obs.discard, obs.hand_sizes)
+            before = InfoSetObservation(obs.position, obs.me, obs.hand, obs.discard, obs.hand_sizes, obs.variants)
             cell, _ = ai.choose_flee(before, pending["action"], pending["choices"], needs)
         return {"kind": "flee", "player": obs.me, "hunter": needs.hunter, "cell": CELL_NAMES[cell],
                 "cells": [CELL_NAMES[cell]], "notation": f"{needs.hunter}>{CELL_NAMES[cell]}"}

@@ -1,13 +1,13 @@
 """The playout kernel: the rules on flat integer state, one action at a time, for
 the AI's search and playouts, random games and benchmarks.
 
-It applies the same rules as the referee (:mod:`engine.rules`) under the default
-variants (any reading of the setup and deck variants), on lists indexed by seat and
-cell instead of immutable positions, with the flight direction of every (cell,
-direction, card) taken from the layout tables. It emits no events and explains
-nothing: that is the referee's work. ``tests/engine/test_fastplay.py`` plays the same
-random games through both and compares the legal actions, the flee questions, the
-position, the hands and the deck after every action.
+It applies the same rules as the referee (:mod:`engine.rules`), under every variant of
+:mod:`engine.variants`, on lists indexed by seat and cell instead of immutable
+positions, with the flight direction of every (cell, direction, card) taken from the
+layout tables. It emits no events and explains nothing: that is the referee's work.
+``tests/engine/test_fastplay.py`` plays the same random games through both, under
+every reading of every variant, and compares the legal actions, the flee questions,
+the events' outcome, the position, the hands and the deck after every action.
 
 Actions are small integers: a move is ``d * 4 + k`` (direction 0-5, distance 1-3),
 then :data:`PLACE`, :data:`REMOVE` and ``PASS0 + v`` (a pass discarding a card of
@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from .core import HAND_SIZE, MAMMOTH, TRAPS_PER_PLAYER, Move, Pass, PlaceTrap, RemoveTrap
 from .game import Game
 from .hexgrid import DIRECTION_INDEX, DIRECTIONS, NEIGHBOURS, NUM_CELLS, RAYS
-from .rules import layout_of
+from .rules import FLIGHT_TURNS, layout_of
+from .variants import DEFAULT, Variants
 
 PLACE, REMOVE, PASS0 = 24, 25, 26
 #: ``PlayoutState.winner`` while nobody has won, and when the mammoth has.
@@ -35,6 +36,8 @@ NO_WINNER, MAMMOTH_WINS = -1, -2
 #: What :meth:`PlayoutState.push_result` answers when the mover would face the mammoth.
 MOVER_FACES = -3
 
+#: ``flee_target`` readings, as the kernel stores them.
+_FLEE_TARGETS = {"unoccupied": 0, "accessible": 1, "empty": 2}
 #: Card values bitmask (bit v set when a card of value v is in hand) -> sorted distinct values.
 _VALUES = tuple(tuple(v for v in (1, 2, 3) if mask >> v & 1) for mask in range(16))
 #: (open ray lengths of a cell, card values bitmask) -> the move codes, shared by every layout.
@@ -79,16 +82,19 @@ class PlayoutState:
     ``at[seat]`` is a hunter's cell (-1 once out), ``occ[cell]`` the hunters on it,
     ``traps[cell]`` the owner's seat (-1: none); ``pile`` (top last) and ``disc`` are
     the deck, reshuffled with ``rng``; ``flee(state, seat, options)`` picks a
-    frightened hunter's cell when he has more than one.
+    frightened hunter's cell when he has more than one. The variants are flags read
+    where each rule applies; under the defaults a move takes the short road of
+    :meth:`play` (the mover cannot meet the mammoth twice).
     """
 
     __slots__ = ("layout", "names", "n", "at", "occ", "traps", "trap_count", "hands", "alive",
                  "pile", "disc", "immediate", "rng", "flee", "me", "mammoth", "winner", "turns",
-                 "proven_at")
+                 "proven_at", "quiet", "eventful", "recover_alone", "flee_target", "traps_stay", "inert",
+                 "truncate", "simple_walk", "trigger_anywhere", "steps_walked", "stall_limit")
 
     @classmethod
     def from_position(cls, pos, hands: dict, pile, discard=(), rng=None, flee=None,
-                      reshuffle: str = "immediate") -> "PlayoutState":
+                      variants: Variants = DEFAULT) -> "PlayoutState":
         """``hands`` complete (one deal); ``pile`` the draw pile, top last (both piles copied)."""
         s = cls.__new__(cls)
         s.layout = layout_of(pos)
@@ -108,7 +114,18 @@ class PlayoutState:
         s.hands = [list(hands.get(p, ())) if at[i] >= 0 else [] for i, p in enumerate(names)]
         s.alive = sum(1 for c in at if c >= 0)
         s.pile, s.disc = list(pile), list(discard)
-        s.immediate = reshuffle == "immediate"
+        s.immediate = variants.reshuffle == "immediate"
+        s.recover_alone = variants.alone_required_for_recover
+        s.flee_target = _FLEE_TARGETS[variants.flee_target]
+        s.traps_stay = variants.eliminated_traps != "remove"
+        s.inert = variants.eliminated_traps == "keep_inert"
+        s.truncate = variants.trap_truncates_path_check
+        s.trigger_anywhere = variants.trigger_on_pass_through
+        s.steps_walked = variants.flight_distance == "steps_walked"
+        s.simple_walk = s.trigger_anywhere and not s.steps_walked
+        s.stall_limit = variants.stall_limit
+        s.quiet = pos.quiet_turns
+        s.eventful = False
         s.rng = rng or random.Random()
         s.flee = flee or _random_flee
         s.me = names.index(pos.to_move)
@@ -127,6 +144,9 @@ class PlayoutState:
         s.alive, s.pile, s.disc, s.immediate = self.alive, self.pile[:], self.disc[:], self.immediate
         s.me, s.mammoth, s.winner, s.turns = self.me, self.mammoth, self.winner, self.turns
         s.rng, s.flee, s.proven_at = self.rng, self.flee, self.proven_at
+        s.quiet, s.eventful, s.recover_alone, s.flee_target = self.quiet, False, self.recover_alone, self.flee_target
+        s.traps_stay, s.inert, s.truncate, s.simple_walk = self.traps_stay, self.inert, self.truncate, self.simple_walk
+        s.trigger_anywhere, s.steps_walked, s.stall_limit = self.trigger_anywhere, self.steps_walked, self.stall_limit
         return s
 
     # -- the rules ---------------------------------------------------------------------
@@ -144,12 +164,13 @@ class PlayoutState:
         if moves is None:
             moves = _MOVES[key] = [d * 4 + k for d in range(6) for k in _VALUES[mask] if k <= row[d]]
         out = moves[:]
-        # RULINGS "Traps": set on grass, alone, with one left in supply; taken up only when alone
+        # RULINGS "Traps": set on grass, alone, with one left in supply; taken up when alone
+        # (variant alone_required_for_recover)
         alone = self.occ[cell] == 1
         trap_here = self.traps[cell] >= 0
         if layout.grass[cell] and not trap_here and alone and self.trap_count[me] < TRAPS_PER_PLAYER:
             out.append(PLACE)
-        if trap_here and alone:
+        if trap_here and (alone or not self.recover_alone):
             out.append(REMOVE)
         values = _VALUES[mask]
         if values:
@@ -166,15 +187,20 @@ class PlayoutState:
             return NO_WINNER
         d, k = divmod(code, 4)
         m = self.mammoth
-        if m not in RAYS[self.at[self.me]][d][:k]:
+        path = RAYS[self.at[self.me]][d][:k]
+        if m not in path:
             return NO_WINNER
-        fd = self.layout.flight_direction(m, d, k)
+        step = path.index(m)
+        if not self.trigger_anywhere and step != k - 1:
+            return NO_WINNER
+        flee_k = step + 1 if self.steps_walked else k
+        fd = self.direction(m, d, flee_k)
         if fd < 0:
             return MOVER_FACES
-        traps = self.traps
-        for c in RAYS[m][fd][:k]:
-            if traps[c] >= 0:
-                return traps[c]
+        for c in RAYS[m][fd][:flee_k]:
+            owner = self.live_trap_owner(c)
+            if owner >= 0:
+                return owner
         return NO_WINNER
 
     def play(self, code: int) -> None:
@@ -183,6 +209,7 @@ class PlayoutState:
         at, occ = self.at, self.occ
         cell = at[me]
         hand = self.hands[me]
+        self.eventful = False
         if code < PLACE:
             d, k = divmod(code, 4)
             hand.remove(k)
@@ -191,7 +218,11 @@ class PlayoutState:
             occ[cell] -= 1
             stop = path[-1]
             m = self.mammoth
-            if m in path:
+            if not self.simple_walk:
+                stop = self._walk(path, d, k)
+                if self.winner == NO_WINNER and self.alive == 0:
+                    self.winner = MAMMOTH_WINS
+            elif m in path:
                 # RULINGS flight 1: entering the mammoth's cell sets it off; the mover stands
                 # there while it flees and, under the defaults, cannot meet it again
                 occ[m] += 1
@@ -212,18 +243,24 @@ class PlayoutState:
         elif code == PLACE:
             self.traps[cell] = me
             self.trap_count[me] += 1
+            self.eventful = True
         elif code == REMOVE:
             owner = self.traps[cell]
             self.traps[cell] = -1
             self.trap_count[owner] -= 1
+            self.eventful = True
         elif code > PASS0:
             hand.remove(code - PASS0)
             self.discard((code - PASS0,))
-        if self.winner == NO_WINNER and self.mammoth != self.proven_at:
-            # RULINGS "the end": the proof depends on the mammoth's cell only
-            self.proven_at = self.mammoth
-            if self.layout.survives(self.mammoth):
-                self.winner = MAMMOTH_WINS
+        self.quiet = 0 if self.eventful else self.quiet + 1
+        if self.winner == NO_WINNER:
+            if self.mammoth != self.proven_at:
+                # RULINGS "the end": the proof depends on the mammoth's cell only
+                self.proven_at = self.mammoth
+                if self.layout.survives(self.mammoth):
+                    self.winner = MAMMOTH_WINS
+            if self.stall_limit is not None and self.quiet >= self.stall_limit and self.winner == NO_WINNER:
+                self.winner = MAMMOTH_WINS  # variant stall_limit
         if at[me] >= 0:
             self._draw(hand)
         self.turns += 1
@@ -234,6 +271,64 @@ class PlayoutState:
                 j = (j + 1) % n
             self.me = j
 
+    def _walk(self, path, d: int, k: int) -> int:
+        """The mover walks ``path`` under the trigger and flight-distance variants
+        (RULINGS flight 1): every cell where he meets the mammoth may set it off again.
+        Returns where he stops (-1: eliminated)."""
+        at, occ, me = self.at, self.occ, self.me
+        for step, c in enumerate(path):
+            if c == self.mammoth and (self.trigger_anywhere or step == k - 1):
+                occ[c] += 1
+                at[me] = c
+                result = self.flight(c, d, step + 1 if self.steps_walked else k)
+                if result == -1:
+                    return -1
+                occ[c] -= 1
+                if result >= 0:
+                    self.winner = result
+                    return c
+        return path[-1]
+
+    def live_trap_owner(self, cell: int) -> int:
+        """The seat whose trap on ``cell`` can catch the mammoth, or -1 (variant eliminated_traps)."""
+        owner = self.traps[cell]
+        if owner >= 0 and self.inert and self.at[owner] < 0:
+            return -1
+        return owner
+
+    def direction(self, origin: int, a: int, k: int) -> int:
+        """Where a flight of ``k`` from ``origin`` goes (RULINGS flight 2), or -1 when it
+        faces the hunter; variant trap_truncates_path_check stops the check at a trap."""
+        if not self.truncate:
+            return self.layout.flight_direction(origin, a, k)
+        walkable = self.layout.walkable
+        for turn in FLIGHT_TURNS:
+            d = (a + turn) % 6
+            ray = RAYS[origin][d]
+            for step in range(k):
+                if step >= len(ray):
+                    break  # the edge
+                c = ray[step]
+                if self.live_trap_owner(c) >= 0:
+                    return d  # it falls in before meeting what lies beyond
+                if not walkable[c]:
+                    break
+            else:
+                return d
+        return -1
+
+    def flee_options(self, cell: int, came_from: int) -> list:
+        """Where a hunter frightened on ``cell`` may flee (RULINGS flight 5, variant flee_target)."""
+        occ, walkable, target = self.occ, self.layout.walkable, self.flee_target
+        if target == 0:
+            return [nb for nb in NEIGHBOURS[cell] if nb is not None and nb != came_from and walkable[nb]
+                    and not occ[nb]]
+        if target == 1:
+            return [nb for nb in NEIGHBOURS[cell] if nb is not None and nb != came_from and walkable[nb]]
+        traps = self.traps
+        return [nb for nb in NEIGHBOURS[cell] if nb is not None and nb != came_from and walkable[nb]
+                and not occ[nb] and traps[nb] < 0]
+
     def flight(self, origin: int, a: int, k: int) -> int:
         """The mammoth flees from ``origin``, where the mover stands (RULINGS flight 2-5).
 
@@ -241,17 +336,23 @@ class PlayoutState:
         of the trap's owner it fell to; ``mammoth`` is where it stopped.
         """
         mover = self.me
-        layout = self.layout
-        fd = layout.flight_direction(origin, a, k)
+        fd = self.direction(origin, a, k)
         if fd < 0:
             self.eliminate(mover)
             return -1
-        at, occ, traps, walkable = self.at, self.occ, self.traps, layout.walkable
+        self.eventful = True
+        at, occ = self.at, self.occ
         n = self.n
         prev = origin
-        for mc in RAYS[origin][fd][:k]:
+        path = RAYS[origin][fd][:k]
+        for i, c in enumerate(path):
+            # the flight ends at the first trap it meets, even if its owner is out by then
+            if self.live_trap_owner(c) >= 0:
+                path = path[:i + 1]
+                break
+        for mc in path:
             self.mammoth = mc
-            owner = traps[mc]
+            owner = self.live_trap_owner(mc)
             if owner >= 0:
                 return owner
             if occ[mc]:
@@ -259,8 +360,7 @@ class PlayoutState:
                     j = (mover + off) % n
                     if at[j] != mc:
                         continue
-                    options = [nb for nb in NEIGHBOURS[mc]
-                               if nb is not None and nb != prev and walkable[nb] and not occ[nb]]
+                    options = self.flee_options(mc, prev)
                     if not options:
                         self.eliminate(j)
                         continue
@@ -272,15 +372,16 @@ class PlayoutState:
         return -2
 
     def eliminate(self, seat: int) -> None:
-        """Out of the game: his traps go (``eliminated_traps``: remove), his hand is discarded."""
+        """Out of the game: his hand is discarded, his traps go (variant eliminated_traps)."""
         self.occ[self.at[seat]] -= 1
         self.at[seat] = -1
         self.alive -= 1
-        traps = self.traps
-        for c in range(NUM_CELLS):
-            if traps[c] == seat:
-                traps[c] = -1
-        self.trap_count[seat] = 0
+        if not self.traps_stay:
+            traps = self.traps
+            for c in range(NUM_CELLS):
+                if traps[c] == seat:
+                    traps[c] = -1
+            self.trap_count[seat] = 0
         hand = self.hands[seat]
         self.hands[seat] = []
         self.discard(hand)
@@ -333,7 +434,7 @@ def play_random_game(rng: random.Random, players: int = 4, max_turns: int = 400)
     deck = game.deck
     pos = game.position
     state = PlayoutState.from_position(pos, pos.hands, (), (), deck.rng,
-                                      lambda _state, _seat, options: rng.choice(options), deck.reshuffle)
+                                      lambda _state, _seat, options: rng.choice(options), game.variants)
     state.pile, state.disc = deck.draw_pile, deck.discard_pile  # played on the game's own deck
     # the same draws as the referee's random game: one choice among the legal actions, in
     # the same order, then one among a frightened hunter's options
