@@ -55,6 +55,7 @@ def script():
     return script_game(SEED, n_players=2, max_turns=8)
 
 
+@pytest.mark.slow
 def test_a_lamp_change_is_relearnt_automatically_and_the_journal_keeps_the_game(tmp_path, script):
     """The game goes on to its end in the same journal; the re-learnt colours are saved
     (same labels and tiles); no light entry reaches the journal; the page is told."""
