@@ -83,14 +83,13 @@ class PlayoutState:
     ``traps[cell]`` the owner's seat (-1: none); ``pile`` (top last) and ``disc`` are
     the deck, reshuffled with ``rng``; ``flee(state, seat, options)`` picks a
     frightened hunter's cell when he has more than one. The variants are flags read
-    where each rule applies; under the defaults a move takes the short road of
-    :meth:`play` (the mover cannot meet the mammoth twice).
+    where each rule applies.
     """
 
     __slots__ = ("layout", "names", "n", "at", "occ", "traps", "trap_count", "hands", "alive",
                  "pile", "disc", "immediate", "rng", "flee", "me", "mammoth", "winner", "turns",
                  "proven_at", "quiet", "eventful", "recover_alone", "flee_target", "traps_stay", "inert",
-                 "truncate", "simple_walk", "trigger_anywhere", "steps_walked", "stall_limit")
+                 "truncate", "trigger_anywhere", "steps_walked", "stall_limit")
 
     @classmethod
     def from_position(cls, pos, hands: dict, pile, discard=(), rng=None, flee=None,
@@ -122,7 +121,6 @@ class PlayoutState:
         s.truncate = variants.trap_truncates_path_check
         s.trigger_anywhere = variants.trigger_on_pass_through
         s.steps_walked = variants.flight_distance == "steps_walked"
-        s.simple_walk = s.trigger_anywhere and not s.steps_walked
         s.stall_limit = variants.stall_limit
         s.quiet = pos.quiet_turns
         s.eventful = False
@@ -145,7 +143,7 @@ class PlayoutState:
         s.me, s.mammoth, s.winner, s.turns = self.me, self.mammoth, self.winner, self.turns
         s.rng, s.flee, s.proven_at = self.rng, self.flee, self.proven_at
         s.quiet, s.eventful, s.recover_alone, s.flee_target = self.quiet, False, self.recover_alone, self.flee_target
-        s.traps_stay, s.inert, s.truncate, s.simple_walk = self.traps_stay, self.inert, self.truncate, self.simple_walk
+        s.traps_stay, s.inert, s.truncate = self.traps_stay, self.inert, self.truncate
         s.trigger_anywhere, s.steps_walked, s.stall_limit = self.trigger_anywhere, self.steps_walked, self.stall_limit
         return s
 
@@ -206,8 +204,7 @@ class PlayoutState:
     def play(self, code: int) -> None:
         """Play ``code`` for the seat to move, draw, and pass the turn on."""
         me = self.me
-        at, occ = self.at, self.occ
-        cell = at[me]
+        cell = self.at[me]
         hand = self.hands[me]
         self.eventful = False
         if code < PLACE:
@@ -215,31 +212,12 @@ class PlayoutState:
             hand.remove(k)
             self.discard((k,))
             path = RAYS[cell][d][:k]
-            occ[cell] -= 1
-            stop = path[-1]
-            m = self.mammoth
-            if not self.simple_walk:
-                stop = self._walk(path, d, k)
-                if self.winner == NO_WINNER and self.alive == 0:
-                    self.winner = MAMMOTH_WINS
-            elif m in path:
-                # RULINGS flight 1: entering the mammoth's cell sets it off; the mover stands
-                # there while it flees and, under the defaults, cannot meet it again
-                occ[m] += 1
-                at[me] = m
-                result = self.flight(m, d, k)
-                if result == -1:
-                    stop = -1
-                else:
-                    occ[m] -= 1
-                    if result >= 0:
-                        self.winner = result
-                        stop = m
-                if self.winner == NO_WINNER and self.alive == 0:
-                    self.winner = MAMMOTH_WINS
+            self.occ[cell] -= 1
+            # the mammoth moves only when met, so a walk that misses it is just a walk
+            stop = self._walk(path, d, k) if self.mammoth in path else path[-1]
             if stop >= 0:
-                at[me] = stop
-                occ[stop] += 1
+                self.at[me] = stop
+                self.occ[stop] += 1
         elif code == PLACE:
             self.traps[cell] = me
             self.trap_count[me] += 1
@@ -252,15 +230,22 @@ class PlayoutState:
         elif code > PASS0:
             hand.remove(code - PASS0)
             self.discard((code - PASS0,))
+        self._end_turn(me, hand)
+
+    def _end_turn(self, me: int, hand: list) -> None:
+        """The game's end (RULINGS "the end"), the mover's draw, the next player."""
         self.quiet = 0 if self.eventful else self.quiet + 1
         if self.winner == NO_WINNER:
-            if self.mammoth != self.proven_at:
-                # RULINGS "the end": the proof depends on the mammoth's cell only
+            if self.alive == 0:
+                self.winner = MAMMOTH_WINS
+            elif self.mammoth != self.proven_at:
+                # the proof depends on the mammoth's cell only
                 self.proven_at = self.mammoth
                 if self.layout.survives(self.mammoth):
                     self.winner = MAMMOTH_WINS
             if self.stall_limit is not None and self.quiet >= self.stall_limit and self.winner == NO_WINNER:
                 self.winner = MAMMOTH_WINS  # variant stall_limit
+        at = self.at
         if at[me] >= 0:
             self._draw(hand)
         self.turns += 1
@@ -272,9 +257,10 @@ class PlayoutState:
             self.me = j
 
     def _walk(self, path, d: int, k: int) -> int:
-        """The mover walks ``path`` under the trigger and flight-distance variants
-        (RULINGS flight 1): every cell where he meets the mammoth may set it off again.
-        Returns where he stops (-1: eliminated)."""
+        """The mover walks ``path``, which crosses the mammoth (RULINGS flight 1): where he
+        meets it sets it off (on his last step only, variant trigger_on_pass_through), for
+        the card's distance (variant flight_distance); he stands on its cell while it
+        flees. Returns where he stops (-1: eliminated)."""
         at, occ, me = self.at, self.occ, self.me
         for step, c in enumerate(path):
             if c == self.mammoth and (self.trigger_anywhere or step == k - 1):
