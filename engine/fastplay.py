@@ -40,8 +40,9 @@ MOVER_FACES = -3
 _FLEE_TARGETS = {"unoccupied": 0, "accessible": 1, "empty": 2}
 #: Card values bitmask (bit v set when a card of value v is in hand) -> sorted distinct values.
 _VALUES = tuple(tuple(v for v in (1, 2, 3) if mask >> v & 1) for mask in range(16))
-#: (open ray lengths of a cell, card values bitmask) -> the move codes, shared by every layout.
-_MOVES: dict = {}
+#: A cell's open ray lengths (the layout's ``ray_codes``), cards in hand (bitmask), trap
+#: set or taken up allowed -> the legal codes; shared by every layout and every state.
+_LEGAL: dict = {}
 
 
 def code_of(action) -> int:
@@ -72,6 +73,17 @@ def action_of(position, code: int):
     return Pass(player, card or None) if position.hands is not None else Pass(player)
 
 
+def _legal_codes(reach, values, place: bool, remove: bool) -> list[int]:
+    """Moves the open ray lengths ``reach`` allow with these card values, then the traps, then the passes."""
+    codes = [d * 4 + k for d in range(6) for k in values if k <= reach[d]]
+    if place:
+        codes.append(PLACE)
+    if remove:
+        codes.append(REMOVE)
+    codes.extend(PASS0 + v for v in values or (0,))
+    return codes
+
+
 def _random_flee(state: "PlayoutState", seat: int, options: list) -> int:
     return state.rng.choice(options)
 
@@ -89,14 +101,15 @@ class PlayoutState:
     __slots__ = ("layout", "names", "n", "at", "occ", "traps", "trap_count", "hands", "alive",
                  "pile", "disc", "immediate", "rng", "flee", "me", "mammoth", "winner", "turns",
                  "proven_at", "quiet", "eventful", "recover_alone", "flee_target", "traps_stay", "inert",
-                 "truncate", "trigger_anywhere", "steps_walked", "stall_limit")
+                 "truncate", "trigger_anywhere", "steps_walked", "stall_limit", "ray_code")
 
     @classmethod
     def from_position(cls, pos, hands: dict, pile, discard=(), rng=None, flee=None,
                       variants: Variants = DEFAULT) -> "PlayoutState":
         """``hands`` complete (one deal); ``pile`` the draw pile, top last (both piles copied)."""
         s = cls.__new__(cls)
-        s.layout = layout_of(pos)
+        s.layout = layout = layout_of(pos)
+        s.ray_code = layout.ray_codes
         s.names = names = pos.players
         s.n = n = len(names)
         s.at = at = [pos.hunters.get(p, -1) for p in names]
@@ -135,7 +148,7 @@ class PlayoutState:
 
     def copy(self) -> "PlayoutState":
         s = PlayoutState.__new__(PlayoutState)
-        s.layout, s.names, s.n = self.layout, self.names, self.n
+        s.layout, s.ray_code, s.names, s.n = self.layout, self.ray_code, self.names, self.n
         s.at, s.occ, s.traps = self.at[:], self.occ[:], self.traps[:]
         s.trap_count = self.trap_count[:]
         s.hands = [h[:] for h in self.hands]
@@ -149,33 +162,24 @@ class PlayoutState:
 
     # -- the rules ---------------------------------------------------------------------
     def legal(self) -> list[int]:
-        """The codes of :func:`engine.rules.legal_actions`, in the same order."""
+        """The codes of :func:`engine.rules.legal_actions`, in the same order (a shared
+        list: read it, never change it)."""
         me = self.me
         cell = self.at[me]
-        layout = self.layout
         mask = 0
         for v in self.hands[me]:
             mask |= 1 << v
-        row = layout.open_len[cell]
-        key = (row, mask)
-        moves = _MOVES.get(key)
-        if moves is None:
-            moves = _MOVES[key] = [d * 4 + k for d in range(6) for k in _VALUES[mask] if k <= row[d]]
-        out = moves[:]
         # RULINGS "Traps": set on grass, alone, with one left in supply; taken up when alone
         # (variant alone_required_for_recover)
         alone = self.occ[cell] == 1
         trap_here = self.traps[cell] >= 0
-        if layout.grass[cell] and not trap_here and alone and self.trap_count[me] < TRAPS_PER_PLAYER:
-            out.append(PLACE)
-        if trap_here and (alone or not self.recover_alone):
-            out.append(REMOVE)
-        values = _VALUES[mask]
-        if values:
-            out.extend(PASS0 + v for v in values)
-        else:
-            out.append(PASS0)
-        return out
+        place = self.layout.grass[cell] and not trap_here and alone and self.trap_count[me] < TRAPS_PER_PLAYER
+        remove = trap_here and (alone or not self.recover_alone)
+        key = (self.ray_code[cell] << 4 | mask) << 2 | place << 1 | remove
+        codes = _LEGAL.get(key)
+        if codes is None:
+            codes = _LEGAL[key] = _legal_codes(self.layout.open_len[cell], _VALUES[mask], place, remove)
+        return codes
 
     def push_result(self, code: int) -> int:
         """Without playing it: the seat that wins by this move (a trap in the flight),
@@ -204,50 +208,54 @@ class PlayoutState:
     def play(self, code: int) -> None:
         """Play ``code`` for the seat to move, draw, and pass the turn on."""
         me = self.me
-        cell = self.at[me]
+        at = self.at
+        cell = at[me]
         hand = self.hands[me]
-        self.eventful = False
+        self.eventful = code == PLACE or code == REMOVE
         if code < PLACE:
             d, k = divmod(code, 4)
             hand.remove(k)
-            self.discard((k,))
+            self.disc.append(k)
+            if not self.pile and self.immediate:
+                self._refill()
             path = RAYS[cell][d][:k]
-            self.occ[cell] -= 1
+            occ = self.occ
+            occ[cell] -= 1
             # the mammoth moves only when met, so a walk that misses it is just a walk
             stop = self._walk(path, d, k) if self.mammoth in path else path[-1]
             if stop >= 0:
-                self.at[me] = stop
-                self.occ[stop] += 1
+                at[me] = stop
+                occ[stop] += 1
         elif code == PLACE:
             self.traps[cell] = me
             self.trap_count[me] += 1
-            self.eventful = True
         elif code == REMOVE:
             owner = self.traps[cell]
             self.traps[cell] = -1
             self.trap_count[owner] -= 1
-            self.eventful = True
         elif code > PASS0:
             hand.remove(code - PASS0)
             self.discard((code - PASS0,))
-        self._end_turn(me, hand)
-
-    def _end_turn(self, me: int, hand: list) -> None:
-        """The game's end (RULINGS "the end"), the mover's draw, the next player."""
-        self.quiet = 0 if self.eventful else self.quiet + 1
+        # then the game's end (RULINGS "the end"), the mover's draw, the next player
+        self.quiet = quiet = 0 if self.eventful else self.quiet + 1
         if self.winner == NO_WINNER:
+            mammoth = self.mammoth
             if self.alive == 0:
                 self.winner = MAMMOTH_WINS
-            elif self.mammoth != self.proven_at:
+            elif mammoth != self.proven_at:
                 # the proof depends on the mammoth's cell only
-                self.proven_at = self.mammoth
-                if self.layout.survives(self.mammoth):
+                self.proven_at = mammoth
+                if self.layout.survives(mammoth):
                     self.winner = MAMMOTH_WINS
-            if self.stall_limit is not None and self.quiet >= self.stall_limit and self.winner == NO_WINNER:
+            limit = self.stall_limit
+            if limit is not None and quiet >= limit and self.winner == NO_WINNER:
                 self.winner = MAMMOTH_WINS  # variant stall_limit
-        at = self.at
-        if at[me] >= 0:
-            self._draw(hand)
+        if at[me] >= 0 and len(hand) < HAND_SIZE:
+            pile = self.pile
+            if len(pile) > 1 and len(hand) == HAND_SIZE - 1:
+                hand.append(pile.pop())  # the usual draw: one card, the pile not emptied
+            else:
+                self._draw(hand)
         self.turns += 1
         if self.winner == NO_WINNER:
             n = self.n
@@ -287,6 +295,9 @@ class PlayoutState:
         faces the hunter; variant trap_truncates_path_check stops the check at a trap."""
         if not self.truncate:
             return self.layout.flight_direction(origin, a, k)
+        return self._truncated_direction(origin, a, k)
+
+    def _truncated_direction(self, origin: int, a: int, k: int) -> int:
         walkable = self.layout.walkable
         for turn in FLIGHT_TURNS:
             d = (a + turn) % 6
@@ -327,19 +338,20 @@ class PlayoutState:
             self.eliminate(mover)
             return -1
         self.eventful = True
-        at, occ = self.at, self.occ
+        at, occ, traps, inert = self.at, self.occ, self.traps, self.inert
         n = self.n
         prev = origin
         path = RAYS[origin][fd][:k]
         for i, c in enumerate(path):
             # the flight ends at the first trap it meets, even if its owner is out by then
-            if self.live_trap_owner(c) >= 0:
+            owner = traps[c]
+            if owner >= 0 and not (inert and at[owner] < 0):
                 path = path[:i + 1]
                 break
         for mc in path:
             self.mammoth = mc
-            owner = self.live_trap_owner(mc)
-            if owner >= 0:
+            owner = traps[mc]
+            if owner >= 0 and not (inert and at[owner] < 0):
                 return owner
             if occ[mc]:
                 for off in range(n):  # in turn order from the mover
@@ -423,10 +435,18 @@ def play_random_game(rng: random.Random, players: int = 4, max_turns: int = 400)
                                       lambda _state, _seat, options: rng.choice(options), game.variants)
     state.pile, state.disc = deck.draw_pile, deck.discard_pile  # played on the game's own deck
     # the same draws as the referee's random game: one choice among the legal actions, in
-    # the same order, then one among a frightened hunter's options
-    choice = rng.choice
+    # the same order (rng.choice(seq) draws bit_length(len(seq)) random bits until they
+    # name an element), then one among a frightened hunter's options
+    getrandbits = rng.getrandbits
+    legal, play = state.legal, state.play
     while state.winner == NO_WINNER and state.turns < max_turns:
-        state.play(choice(state.legal()))
+        codes = legal()
+        count = len(codes)
+        bits = count.bit_length()
+        i = getrandbits(bits)
+        while i >= count:
+            i = getrandbits(bits)
+        play(codes[i])
     at, traps, n = state.at, state.traps, state.n
     return PlayoutResult(
         state.winner_name(), state.turns, state.mammoth,

@@ -48,7 +48,7 @@ FLIGHT_TURNS = (0, 1, 2, 4, 5)
 class _Layout:
     """What a tile layout fixes for the whole game: walkability and open ray lengths."""
 
-    __slots__ = ("tiles", "walkable", "grass", "open_len", "_survives", "_tried", "_masks")
+    __slots__ = ("tiles", "walkable", "grass", "open_len", "ray_codes", "_survives", "_tried", "_masks")
 
     def __init__(self, tiles: tuple[Tile, ...]):
         self.tiles = tiles
@@ -69,6 +69,8 @@ class _Layout:
                 row.append(n)
             open_len.append(tuple(row))
         self.open_len = tuple(open_len)
+        #: each cell's open lengths packed 2 bits per direction (the playout kernel's cache key)
+        self.ray_codes = tuple(sum(n << (2 * d) for d, n in enumerate(row)) for row in open_len)
 
     def flight_direction(self, origin: int, a: int, k: int) -> int:
         """The direction a flight of ``k`` takes when traps do not shorten the check, or -1."""
