@@ -40,8 +40,9 @@ MOVER_FACES = -3
 _FLEE_TARGETS = {"unoccupied": 0, "accessible": 1, "empty": 2}
 #: Card values bitmask (bit v set when a card of value v is in hand) -> sorted distinct values.
 _VALUES = tuple(tuple(v for v in (1, 2, 3) if mask >> v & 1) for mask in range(16))
-#: A cell's open ray lengths (the layout's ``ray_codes``), cards in hand (bitmask), trap
-#: set or taken up allowed -> the legal codes; shared by every layout and every state.
+#: A cell's open ray lengths (the layout's ``ray_codes``) and cards in hand (bitmask) ->
+#: the legal codes when a trap may be set or taken up, (neither, take, set, both); shared
+#: by every layout and every state.
 _LEGAL: dict = {}
 
 
@@ -175,11 +176,12 @@ class PlayoutState:
         trap_here = self.traps[cell] >= 0
         place = self.layout.grass[cell] and not trap_here and alone and self.trap_count[me] < TRAPS_PER_PLAYER
         remove = trap_here and (alone or not self.recover_alone)
-        key = (self.ray_code[cell] << 4 | mask) << 2 | place << 1 | remove
-        codes = _LEGAL.get(key)
-        if codes is None:
-            codes = _LEGAL[key] = _legal_codes(self.layout.open_len[cell], _VALUES[mask], place, remove)
-        return codes
+        key = self.ray_code[cell] << 4 | mask
+        cases = _LEGAL.get(key)
+        if cases is None:
+            reach, values = self.layout.open_len[cell], _VALUES[mask]
+            cases = _LEGAL[key] = tuple(_legal_codes(reach, values, p, r) for p in (False, True) for r in (False, True))
+        return cases[place << 1 | remove]
 
     def push_result(self, code: int) -> int:
         """Without playing it: the seat that wins by this move (a trap in the flight),
@@ -298,6 +300,8 @@ class PlayoutState:
         return self._truncated_direction(origin, a, k)
 
     def _truncated_direction(self, origin: int, a: int, k: int) -> int:
+        """:meth:`direction` under trap_truncates_path_check: the mammoth falls in before
+        meeting what lies beyond a trap."""
         walkable = self.layout.walkable
         for turn in FLIGHT_TURNS:
             d = (a + turn) % 6
@@ -333,7 +337,7 @@ class PlayoutState:
         of the trap's owner it fell to; ``mammoth`` is where it stopped.
         """
         mover = self.me
-        fd = self.direction(origin, a, k)
+        fd = self.layout.flight_direction(origin, a, k) if not self.truncate else self._truncated_direction(origin, a, k)
         if fd < 0:
             self.eliminate(mover)
             return -1
@@ -342,12 +346,7 @@ class PlayoutState:
         n = self.n
         prev = origin
         path = RAYS[origin][fd][:k]
-        for i, c in enumerate(path):
-            # the flight ends at the first trap it meets, even if its owner is out by then
-            owner = traps[c]
-            if owner >= 0 and not (inert and at[owner] < 0):
-                path = path[:i + 1]
-                break
+        stop = -1  # a trap ahead whose owner went out during this flight: it still ends there
         for mc in path:
             self.mammoth = mc
             owner = traps[mc]
@@ -360,14 +359,25 @@ class PlayoutState:
                         continue
                     options = self.flee_options(mc, prev)
                     if not options:
+                        if stop < 0:
+                            stop = self._trap_ahead(path, mc)
                         self.eliminate(j)
                         continue
                     target = options[0] if len(options) == 1 else self.flee(self, j, options)
                     occ[mc] -= 1
                     occ[target] += 1
                     at[j] = target
+            if mc == stop:
+                break
             prev = mc
         return -2
+
+    def _trap_ahead(self, path, cell: int) -> int:
+        """The first cell after ``cell`` on the flight's ``path`` holding a live trap, or -1."""
+        for c in path[path.index(cell) + 1:]:
+            if self.live_trap_owner(c) >= 0:
+                return c
+        return -1
 
     def eliminate(self, seat: int) -> None:
         """Out of the game: his hand is discarded, his traps go (variant eliminated_traps)."""
