@@ -58,8 +58,11 @@ class _Layout:
         self.walkable = tuple(t is not Tile.ROCK for t in tiles)
         self.grass = tuple(t is Tile.GRASS for t in tiles)
         open_len = []
+        #: each cell's open lengths packed 2 bits per direction (the playout kernel's cache key)
+        ray_codes = []
         for cell in range(NUM_CELLS):
             row = []
+            code = 0
             for d in range(6):
                 n = 0
                 for c in RAYS[cell][d][:3]:
@@ -67,10 +70,11 @@ class _Layout:
                         break
                     n += 1
                 row.append(n)
+                code |= n << (2 * d)
             open_len.append(tuple(row))
+            ray_codes.append(code)
         self.open_len = tuple(open_len)
-        #: each cell's open lengths packed 2 bits per direction (the playout kernel's cache key)
-        self.ray_codes = tuple(sum(n << (2 * d) for d, n in enumerate(row)) for row in open_len)
+        self.ray_codes = tuple(ray_codes)
 
     def flight_direction(self, origin: int, a: int, k: int) -> int:
         """The direction a flight of ``k`` takes when traps do not shorten the check, or -1."""
