@@ -239,19 +239,9 @@ class PlayoutState:
             hand.remove(code - PASS0)
             self.discard((code - PASS0,))
         # then the game's end (RULINGS "the end"), the mover's draw, the next player
-        self.quiet = quiet = 0 if self.eventful else self.quiet + 1
-        if self.winner == NO_WINNER:
-            mammoth = self.mammoth
-            if self.alive == 0:
-                self.winner = MAMMOTH_WINS
-            elif mammoth != self.proven_at:
-                # the proof depends on the mammoth's cell only
-                self.proven_at = mammoth
-                if self.layout.survives(mammoth):
-                    self.winner = MAMMOTH_WINS
-            limit = self.stall_limit
-            if limit is not None and quiet >= limit and self.winner == NO_WINNER:
-                self.winner = MAMMOTH_WINS  # variant stall_limit
+        limit = self.stall_limit
+        if limit is not None:
+            self.quiet = 0 if self.eventful else self.quiet + 1
         if at[me] >= 0 and len(hand) < HAND_SIZE:
             pile = self.pile
             if len(pile) > 1 and len(hand) == HAND_SIZE - 1:
@@ -259,12 +249,23 @@ class PlayoutState:
             else:
                 self._draw(hand)
         self.turns += 1
-        if self.winner == NO_WINNER:
-            n = self.n
-            j = (me + 1) % n
-            while at[j] < 0:
-                j = (j + 1) % n
-            self.me = j
+        if self.winner != NO_WINNER:
+            return
+        mammoth = self.mammoth
+        if mammoth != self.proven_at:
+            # the proof depends on the mammoth's cell only
+            self.proven_at = mammoth
+            if self.layout.survives(mammoth):
+                self.winner = MAMMOTH_WINS
+                return
+        if self.alive == 0 or (limit is not None and self.quiet >= limit):
+            self.winner = MAMMOTH_WINS  # no hunter left, or variant stall_limit
+            return
+        n = self.n
+        j = (me + 1) % n
+        while at[j] < 0:
+            j = (j + 1) % n
+        self.me = j
 
     def _walk(self, path, d: int, k: int) -> int:
         """The mover walks ``path``, which crosses the mammoth (RULINGS flight 1): where he
