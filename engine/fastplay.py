@@ -179,9 +179,12 @@ class PlayoutState:
         key = self.ray_code[cell] << 4 | mask
         cases = _LEGAL.get(key)
         if cases is None:
-            reach, values = self.layout.open_len[cell], _VALUES[mask]
-            cases = _LEGAL[key] = tuple(_legal_codes(reach, values, p, r) for p in (False, True) for r in (False, True))
-        return cases[place << 1 | remove]
+            cases = _LEGAL[key] = [None, None, None, None]
+        case = place << 1 | remove
+        codes = cases[case]
+        if codes is None:
+            codes = cases[case] = _legal_codes(self.layout.open_len[cell], _VALUES[mask], place, remove)
+        return codes
 
     def push_result(self, code: int) -> int:
         """Without playing it: the seat that wins by this move (a trap in the flight),
