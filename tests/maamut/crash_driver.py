@@ -1,6 +1,6 @@
 """Plays a scripted game through the table's real session and journal, saying what it committed.
 
-Run from the repository root as ``python -m tests.app.crash_driver JOURNAL SEED TURNS``:
+Run from the repository root as ``python -m tests.maamut.crash_driver JOURNAL SEED TURNS``:
 it resumes whatever the journal holds, plays the rest of the seeded script, and prints
 ``COMMITTED n`` once turn n has returned, i.e. once the page could have shown it. The crash-safety test kills it with
 SIGKILL at random moments and checks that nothing it printed is ever lost.

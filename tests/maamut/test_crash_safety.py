@@ -12,7 +12,7 @@ from engine.game import Game
 from .crash_driver import script
 
 #: The driver runs as a module from the repository root, where ``tests`` is a package.
-DRIVER = [sys.executable, "-m", "tests.app.crash_driver"]
+DRIVER = [sys.executable, "-m", "tests.maamut.crash_driver"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TURNS, KILLS = 80, 15
 
