@@ -52,18 +52,10 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
-    from rulekit.jsonrequest import print_json
-
+def cmd_bench(args) -> dict:
     from .bench import run_engine_bench
 
-    figures = run_engine_bench(seconds=args.seconds)
-    if args.json:
-        print_json(figures)
-    else:
-        for key, value in figures.items():
-            print(f"{key:>22}: {value}")
-    return 0
+    return run_engine_bench(seconds=args.seconds)
 
 
 def register(subparsers) -> None:
