@@ -102,11 +102,10 @@ def test_the_done_button_passes_for_the_player_to_move(tmp_path):
 
 
 def test_with_a_camera_the_done_button_passes_only_when_the_board_agrees(tmp_path):
-    from maamut.serve import CameraLoop
     from tests.vision_tracker.builders import board, layout
 
     companion = _companion(tmp_path, camera={"calibration": str(tmp_path / "none.json")})
-    camera = CameraLoop(companion, "unused", threading.Event())  # fed by hand, not started
+    camera = companion.camera_loop("unused", threading.Event())  # fed by hand, not started
     tracker = camera.tracker
     tracker.observe(board(tiles=layout()))
     tracker.observe(board({"c0": "-3,0"}))
