@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from .cards import CARD_VALUES
 from .core import HAND_SIZE, MAMMOTH, TRAPS_PER_PLAYER, Move, Pass, PlaceTrap, RemoveTrap
 from .game import Game
 from .hexgrid import DIRECTION_INDEX, DIRECTIONS, NEIGHBOURS, NUM_CELLS, RAYS
@@ -39,7 +40,7 @@ MOVER_FACES = -3
 #: ``flee_target`` readings, as the kernel stores them.
 _FLEE_TARGETS = {"unoccupied": 0, "accessible": 1, "empty": 2}
 #: Card values bitmask (bit v set when a card of value v is in hand) -> sorted distinct values.
-_VALUES = tuple(tuple(v for v in (1, 2, 3) if mask >> v & 1) for mask in range(16))
+_VALUES = tuple(tuple(v for v in CARD_VALUES if mask >> v & 1) for mask in range(1 << (max(CARD_VALUES) + 1)))
 #: A cell's open ray lengths (the layout's ``ray_codes``) and cards in hand (bitmask) ->
 #: the legal codes when a trap may be set or taken up, (neither, take, set, both); shared
 #: by every layout and every state.
