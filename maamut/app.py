@@ -14,7 +14,6 @@ simulated camera watching simulated players.
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import threading
 
@@ -228,6 +227,3 @@ def wait_forever(stop: threading.Event) -> None:
     except KeyboardInterrupt:
         stop.set()
 
-
-def ensure_folder(path: str) -> None:
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
