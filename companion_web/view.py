@@ -51,6 +51,22 @@ def explain_events(events, names: Mapping | None = None) -> dict[str, list[str]]
     return result
 
 
+def turn_in_words(events, names: Mapping | None = None) -> dict[str, str]:
+    """A turn named in a few words, in every language: its first sentence without the
+    rule citation (what the undo button and the correction notices say).
+
+    >>> turn_in_words([{"type": "hunter_moved", "hunter": "C", "from": "2,0", "to": "4,0", "path": ["3,0", "4,0"],
+    ...                 "direction": "E", "distance": 2}], {"C": "Yellow"})["en"]
+    'Yellow moves 2 E from 2,0 to 4,0'
+    """
+    said = explain_events(events, names)
+    out = {}
+    for lang in LANGS:
+        first = next((line for line in said[lang] if line and not line.startswith(" ")), "")
+        out[lang] = first.partition("  [")[0].rstrip(". ")
+    return out
+
+
 #: The rule citation's tags as a French reader reads them.
 _FR_TAGS = (("RULINGS «Mammoth flight»", "Arbitrages «Fuite du mammouth»"),
             ("RULINGS «Elimination and the end»", "Arbitrages «Élimination et fin»"),
@@ -178,12 +194,22 @@ def live_view(state: Mapping) -> dict:
         "led_cells": _led_cells(len(leds), state.get("led_cells")),
         "result": result_of(log, state.get("winner")),
         # The page's own address (published by the app), shown with a QR code to join.
+        # The game's entity tag (``If-Match`` of the referee's writes, ``docs/web-api.md``).
+        "etag": state.get("etag") if isinstance(state.get("etag"), str) else None,
+        # The referee's last correction ("taken_back" / "entered" and the turn), until the next change.
+        "correction": _correction_view(state.get("correction")),
         "url": state.get("url") if isinstance(state.get("url"), str) and len(state.get("url")) < 200 else None,
         "camera": {"frame": int(camera.get("frame", 0) or 0),
                    "confidence": camera.get("confidence") if isinstance(camera.get("confidence"), Mapping) else {},
                    # Only when the camera loop has a word on the light: the keys stay as they were.
                    **({"light": _light_view(camera["light"])} if isinstance(camera.get("light"), Mapping) else {})},
     }
+
+
+def _correction_view(correction) -> dict | None:
+    if not isinstance(correction, Mapping) or correction.get("kind") not in ("taken_back", "entered"):
+        return None
+    return {key: str(correction.get(key, ""))[:200] for key in ("kind", "notation", *LANGS)}
 
 
 _LIGHT_KINDS = ("glare", "dark", "unreadable")

@@ -226,6 +226,7 @@
       // A delta carries only the log entries after log_from; a full message has log_from 0.
       log = log.slice(0, view.log_from || 0).concat(view.log || []);
       view.log = log;
+      Maamut.seen(view);
       if (viewing !== null && viewing > log.length) viewing = null;
       cues(lastSeen, view);
       lastSeen = {result: view.result, illegal: view.illegal, logLength: log.length};

@@ -16,6 +16,7 @@
      camera's latest frame; called with each state the stream brings, so the camera's
      view follows the table while people set it up. */
   function show(view) {
+    Maamut.seen(view);
     if (!view || !view.position) return;
     $("placing").hidden = false;
     const nextNow = view.phase === "setup" ? view.next_to_place : null;
@@ -69,7 +70,7 @@
     if ($("seed").value.trim()) body.seed = Number($("seed").value.trim());
     if ($("tiles").value.trim()) body.tiles = $("tiles").value.trim();
     const {status, data} = await call("/api/game/new", body);
-    $("setup-error").textContent = status === 200 ? "" : data.error.message;
+    $("setup-error").textContent = status === 200 ? "" : Maamut.refusal(status, data);
     if (status === 200) refresh();
   });
 
@@ -77,7 +78,7 @@
     const target = event.target.closest("[data-cell]");
     if (!target || !next) return;
     const {status, data} = await call("/api/game/place", {player: next, cell: target.dataset.cell});
-    $("setup-error").textContent = status === 200 ? "" : data.error.message;
+    $("setup-error").textContent = status === 200 ? "" : Maamut.refusal(status, data);
     refresh();
   });
   const source = new EventSource("/api/stream");
