@@ -15,6 +15,7 @@
     const ok = status === 200 || status === 202;
     $("ref-result").textContent = ok ? (done || t("done")) : "";
     $("ref-error").textContent = ok ? "" : Maamut.refusal(status, data);
+    if (status === 412) reread();
   };
   $("play-form").addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -114,7 +115,15 @@
 
   const source = new EventSource("/api/stream");
   source.addEventListener("state", (event) => {
-    try { view = JSON.parse(event.data); } catch (e) { return; }
+    try { apply(JSON.parse(event.data)); } catch (e) { /* a broken message: wait for the next */ }
+  });
+  /* After a refusal the page reads the game as it is now (a full state), so what the
+     referee sees next is what his next write acts on. */
+  async function reread() {
+    try { const r = await fetch("/api/state", {credentials: "same-origin"}); apply(await r.json()); } catch (e) { /* the stream catches up */ }
+  }
+  function apply(next) {
+    view = next;
     log = log.slice(0, view.log_from || 0).concat(view.log || []);
     view.log = log;
     Maamut.seen(view);
@@ -135,7 +144,8 @@
       img.hidden = false;
       $("camera-none").hidden = true;
     }
-  });
+    lightNotes();
+  }
   $("cam-overlay").addEventListener("change", overlay);
 
   /* The camera's word on the light (codes from the server, worded here in the page's language). */
@@ -155,7 +165,6 @@
     $("relearn-status").textContent = status;
     $("relearn-status").dataset.state = r ? r.state : "";
   }
-  source.addEventListener("state", lightNotes);
   Maamut.onLang(lightNotes);
   $("relearn-light").addEventListener("click", async () => {
     const r = await call("/api/camera/relearn", {});
