@@ -52,7 +52,7 @@
   let lastExplanation = null;
   async function render() {
     const {status, data} = await call("/api/render", {position, events, needs: pending ? pending.needs : null,
-      marks, labels: $("sb-labels").checked});
+      marks});
     if (status !== 200) { error(data.error.message); return; }
     error("");
     svgText = data.svg; notation = data.notation;
@@ -183,7 +183,6 @@
     if (!history.length) return;
     position = JSON.parse(history.pop()); events = []; marks = []; pending = null; render();
   });
-  $("sb-labels").addEventListener("change", render);
   $("sb-players").addEventListener("change", () => {
     const ids = $("sb-players").value.split(",").map((s) => s.trim()).filter(Boolean);
     if (ids.length < 1) return;
