@@ -23,7 +23,7 @@ from collections.abc import Mapping
 import engine
 from session import CommandError, TableSession
 
-from .view import turn_in_words
+from .view import named_notation, turn_in_words
 
 #: The name the web's error handlers and older callers know the session's refusals by.
 GameControlError = CommandError
@@ -108,8 +108,7 @@ class WebTable:
         self.publish(state)
 
     def _notice(self, kind: str, entry: Mapping, state: Mapping) -> dict:
-        return {"kind": kind, "notation": str(entry.get("notation", "")),
-                **turn_in_words(entry.get("events"), _names(state))}
+        return {"kind": kind, **_said(entry, _names(state))}
 
     def publish(self, state: dict | None = None) -> int:
         state = self.session.state_json() if state is None else state
@@ -131,8 +130,7 @@ class WebTable:
         log = state.get("log") or []
         seen = entries_of_tag(tag)
         names = _names(state)
-        landed = [{"notation": str(e.get("notation", "")), **turn_in_words(e.get("events"), names)}
-                  for e in (log[seen:] if seen is not None and seen < len(log) else log[-1:])]
+        landed = [_said(e, names) for e in (log[seen:] if seen is not None and seen < len(log) else log[-1:])]
         taken_back = seen - len(log) if seen is not None and seen > len(log) else 0
         return {"landed": landed, "taken_back": taken_back}
 
@@ -173,11 +171,9 @@ class WebTable:
         if pending:
             events = state.get("pending_events") or self._pending_events() or []
             notation = engine.notation.turn_to_text(pending["action"], pending["choices"])
-            return {"notation": notation, **turn_in_words(events, _names(state))}
+            return _said({"notation": notation, "events": events}, _names(state))
         log = state.get("log") or []
-        if not log:
-            return None
-        return {"notation": str(log[-1].get("notation", "")), **turn_in_words(log[-1].get("events"), _names(state))}
+        return _said(log[-1], _names(state)) if log else None
 
     def undo(self) -> bool:
         return self.session.undo(source="page")
@@ -190,6 +186,13 @@ class WebTable:
 
     def close(self) -> None:
         self._unsubscribe()
+
+
+def _said(entry: Mapping, names: Mapping) -> dict:
+    """An entry named for people: its notation (ids), with names, and in words."""
+    notation = str(entry.get("notation", ""))
+    return {"notation": notation, "named": named_notation(notation, names),
+            **turn_in_words(entry.get("events"), names)}
 
 
 def _names(state: Mapping) -> dict:

@@ -67,6 +67,31 @@ def turn_in_words(events, names: Mapping | None = None) -> dict[str, str]:
     return out
 
 
+def named_notation(notation: str, names: Mapping | None) -> str:
+    """The notation as people read it: each player's id replaced by his name (the API
+    keeps the ids: ``notation``).
+
+    >>> named_notation("A:E2 B>1,1", {"A": "Yellow", "B": "Blue"}), named_notation("C@0,-3", {"C": "Red"})
+    ('Yellow:E2 Blue>1,1', 'Red@0,-3')
+    >>> named_notation("A:T", {})
+    'A:T'
+    """
+    def name(match):
+        return str((names or {}).get(match.group(1), match.group(1))) + match.group(2)
+
+    return re.sub(r"(?:(?<=^)|(?<=\s))([^\s:@>]+)([:@>])", name, notation)
+
+
+def actor_of(notation: str) -> str | None:
+    """The player whose entry it is (the id before ``:`` or ``@``).
+
+    >>> actor_of("B:W1 A>0,1"), actor_of("C@0,-3"), actor_of("")
+    ('B', 'C', None)
+    """
+    match = re.match(r"([^\s:@>]+)[:@]", notation)
+    return match.group(1) if match else None
+
+
 #: The rule citation's tags as a French reader reads them.
 _FR_TAGS = (("RULINGS «Mammoth flight»", "Arbitrages «Fuite du mammouth»"),
             ("RULINGS «Elimination and the end»", "Arbitrages «Élimination et fin»"),
@@ -182,8 +207,7 @@ def live_view(state: Mapping) -> dict:
         "position": public or None,
         "players": players_view(position, info),
         "svg": svg,
-        "log": [{"notation": str(entry.get("notation", "")), **explain_events(entry.get("events"), names)}
-                for entry in log],
+        "log": [_log_entry(str(entry.get("notation", "")), entry.get("events"), names) for entry in log],
         "winner": state.get("winner"),
         "needs": state.get("needs"),
         "phase": state.get("phase"),
@@ -206,10 +230,17 @@ def live_view(state: Mapping) -> dict:
     }
 
 
+def _log_entry(notation: str, events, names: Mapping) -> dict:
+    """A log entry as pages show it: the notation with ids (the API's), with names
+    (``named``, what people read), whose entry it is, and the explanation."""
+    return {"notation": notation, "named": named_notation(notation, names), "player": actor_of(notation),
+            **explain_events(events, names)}
+
+
 def _correction_view(correction) -> dict | None:
     if not isinstance(correction, Mapping) or correction.get("kind") not in ("taken_back", "entered"):
         return None
-    return {key: str(correction.get(key, ""))[:200] for key in ("kind", "notation", *LANGS)}
+    return {key: str(correction.get(key, ""))[:200] for key in ("kind", "notation", "named", *LANGS)}
 
 
 _LIGHT_KINDS = ("glare", "dark", "unreadable")

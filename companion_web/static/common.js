@@ -177,7 +177,7 @@ const Maamut = (() => {
   function refusal(status, data) {
     const error = (data && data.error) || {};
     if (status !== 412) return t("error_prefix") + " " + (error.message || String(status));
-    const words = (turn) => (turn[lang] || turn.en) + " (" + turn.notation + ")";
+    const words = (turn) => (turn[lang] || turn.en) + " (" + (turn.named || turn.notation) + ")";
     let text = t("stale") + " ";
     if (error.taken_back) text += fill(t("stale_back"), {n: error.taken_back}) + " ";
     else if ((error.landed || []).length) text += t("stale_landed") + " " + error.landed.map(words).join("; ") + ". ";
@@ -189,7 +189,20 @@ const Maamut = (() => {
   function correctionText(view) {
     const c = view && view.correction;
     if (!c) return "";
-    return fill(t("corr_" + c.kind), {turn: (c[lang] || c.en) + " (" + c.notation + ")"});
+    return fill(t("corr_" + c.kind), {turn: (c[lang] || c.en) + " (" + (c.named || c.notation) + ")"});
+  }
+
+  /* A log entry's notation as people read it: the player's colour, then the notation
+     with names ("Yellow:E2"); the ids' notation stays in the title and data-notation. */
+  function entryLabel(entry, players) {
+    const box = document.createElement("strong");
+    box.className = "entry";
+    box.dataset.notation = entry.notation;
+    box.title = entry.notation;
+    const who = (players || []).find((p) => p.id === entry.player);
+    if (who) { const dot = el("span", null, "swatch small"); dot.style.background = who.colour; box.append(dot); }
+    box.append(document.createTextNode(entry.named || entry.notation));
+    return box;
   }
 
   /* Coordinates on every board: each cell's q,r written small at the top of its
@@ -294,5 +307,5 @@ const Maamut = (() => {
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
-  return {t, fill, seen, refusal, correctionText, coords, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
+  return {t, fill, seen, entryLabel, refusal, correctionText, coords, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
 })();

@@ -69,7 +69,7 @@
       const button = el("button", null, "turn-btn");
       button.type = "button";
       button.dataset.turn = String(i + 1);
-      button.append(el("span", placement ? "·" : String(turn), "num"), el("strong", entry.notation));
+      button.append(el("span", placement ? "·" : String(turn), "num"), Maamut.entryLabel(entry, view && view.players));
       li.append(button, explanation(entry[Maamut.lang] || entry.en || []));
       return li;
     });
@@ -108,7 +108,9 @@
     const last = log.filter((e) => !isPlacement(e)).slice(-1)[0];
     box.replaceChildren();
     if (!last) return;
-    box.append(el("strong", last.notation, "big-notation"));
+    const label = Maamut.entryLabel(last, view && view.players);
+    label.classList.add("big-notation");
+    box.append(label);
     (last[Maamut.lang] || last.en || []).forEach((line) => {
       if (line.startsWith(" ")) return;
       const at = line.indexOf("  [");

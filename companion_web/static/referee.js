@@ -52,7 +52,7 @@
     const pending = view && view.needs;
     $("undo").disabled = !last && !pending;
     $("undo").textContent = !last && !pending ? t("undo_none")
-      : fill(t("undo_named"), {turn: pending ? nameOf(pending.hunter) + " " + t("needs") : short(words(last)) + " (" + last.notation + ")"});
+      : fill(t("undo_named"), {turn: pending ? nameOf(pending.hunter) + " " + t("needs") : short(words(last)) + " (" + (last.named || last.notation) + ")"});
   }
 
   function renderLog() {
@@ -61,7 +61,7 @@
       const placement = entry.notation.includes("@");
       if (!placement) turn += 1;
       const li = el("li");
-      li.append(el("span", placement ? "·" : String(turn), "num"), el("strong", entry.notation), " ", el("span", short(words(entry))));
+      li.append(el("span", placement ? "·" : String(turn), "num"), Maamut.entryLabel(entry, view.players), " ", el("span", short(words(entry))));
       return li;
     });
     $("ref-log").replaceChildren(...items.reverse());
@@ -196,7 +196,7 @@
   $("undo").addEventListener("click", async () => {
     const r = await call("/api/game/undo", {});
     const back = r.data && r.data.taken_back;
-    say(r.status, r.data, back ? fill(t("took_back"), {turn: (back[Maamut.lang] || back.en) + " (" + back.notation + ")"}) : undefined);
+    say(r.status, r.data, back ? fill(t("took_back"), {turn: (back[Maamut.lang] || back.en) + " (" + (back.named || back.notation) + ")"}) : undefined);
   });
   Maamut.onLang(() => { turnLine(); undoLabel(); renderLog(); });
   $("record").addEventListener("change", async () => {

@@ -73,7 +73,10 @@ def test_the_referee_moves_by_clicking_the_hunter_then_the_cell_and_sees_whose_t
     expect(page.locator("#ref-result")).to_have_text("Done.")
     assert game.turns_played() == 1 and game.entries()[-1]["turn"] == engine.notation.action_to_text(move)
     expect(page.locator("#ref-turn")).to_have_text("To move: Bob")
-    expect(page.locator("#ref-log li").first).to_contain_text(engine.notation.action_to_text(move))
+    # The log reads with names; the notation's ids stay on the entry.
+    notation = engine.notation.action_to_text(move)
+    expect(page.locator("#ref-log li").first).to_contain_text("Ann:" + notation.split(":")[1])
+    expect(page.locator("#ref-log li .entry").first).to_have_attribute("data-notation", notation)
     expect(page.locator("#undo")).to_contain_text("Undo “Ann moves")
     assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     shot(page, f"referee-click-move-{size}")
@@ -107,10 +110,10 @@ def test_a_stale_undo_is_refused_and_names_the_camera_turn_then_every_page_is_to
     page.wait_for_timeout(300)
     expect(page.locator("#undo")).to_contain_text(first_words)
     page.click("#undo")
-    notation = engine.notation.action_to_text(second)
+    named = "Bob:" + engine.notation.action_to_text(second).split(":")[1]
     expect(page.locator("#ref-error")).to_contain_text("the game changed since your page showed it")
     expect(page.locator("#ref-error")).to_contain_text(f"Bob moves {second.distance} {second.direction}")
-    expect(page.locator("#ref-error")).to_contain_text(f"({notation})")
+    expect(page.locator("#ref-error")).to_contain_text(f"({named})")
     assert game.turns_played() == 2  # nothing was taken back
     shot(page, f"referee-stale-undo-{size}")
     # The refusal made the page read the game again: the undo now names the camera's turn.
@@ -121,7 +124,7 @@ def test_a_stale_undo_is_refused_and_names_the_camera_turn_then_every_page_is_to
     assert game.turns_played() == 1
     # Every page says what the referee took back.
     expect(viewer.locator("#correction")).to_contain_text("The referee took back: Bob moves")
-    expect(viewer.locator("#correction")).to_contain_text(f"({notation})")
+    expect(viewer.locator("#correction")).to_contain_text(f"({named})")
     shot(viewer, f"live-correction-{size}")
     assert _script_errors(page) == [] and viewer.errors == []
     viewer_context.close()
