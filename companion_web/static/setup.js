@@ -10,6 +10,20 @@
   const count = $("count");
   function showRows() { rows.forEach((row, i) => { row.hidden = i >= Number(count.value); }); }
   count.addEventListener("change", showRows); showRows();
+  /* Each player is one name and one colour: the swatch shows the colour, and a name
+     nobody typed follows the colour's name in the page's language. */
+  function colourName(row) {
+    const select = row.querySelector('[name="colour"]');
+    const name = row.querySelector('[name="name"]');
+    row.querySelector(".pid-swatch").style.background = select.value;
+    if (name.dataset.default) name.value = select.selectedOptions[0].textContent;
+  }
+  rows.forEach((row) => {
+    row.querySelector('[name="colour"]').addEventListener("change", () => colourName(row));
+    row.querySelector('[name="name"]').addEventListener("input", (e) => { delete e.target.dataset.default; });
+    colourName(row);
+  });
+  Maamut.onLang(() => rows.forEach(colourName));
 
   let next = null, shownSvg = null, shownFrame = 0;
   /* Draws the dealt board (start cells ringed for the hunter being placed) and the
@@ -62,7 +76,7 @@
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const players = rows.filter((r) => !r.hidden).map((r) => ({
-      id: r.querySelector(".pid").textContent, name: r.querySelector('[name="name"]').value,
+      id: r.dataset.pid, name: r.querySelector('[name="name"]').value,
       colour: r.querySelector('[name="colour"]').value}));
     const variants = {};
     document.querySelectorAll("[data-variant]").forEach((s) => { variants[s.dataset.variant] = JSON.parse(s.value); });
