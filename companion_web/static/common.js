@@ -104,6 +104,11 @@ const Maamut = (() => {
     corr_entered: "The referee entered: {turn}", took_back: "Taken back: {turn}", ref_turn: "To move:",
     pick_hunter: "Click the hunter of {name}, then the cell it moves to.", pick_cell: "{name}: click the cell to move to (1 to 3 cells in a straight line).",
     type_turn: "Or type the turn", coords_show: "Coordinates", error_prefix: "Refused:",
+    ai_suggest: "Suggest a move", ai_hunters: "AI hunters", ai_analysis: "AI analysis (referee)",
+    ai_analyse: "Analyse: win chance of each action", ai_thinking: "thinking…", ai_none: "no AI on this companion",
+    ai_no_estimate: "no estimate", ai_flees: "flees to", ai_plays: "plays", ai_hand: "enter its cards",
+    ai_waiting: "waiting", ai_cards: "cards", ai_cards_eg: "e.g. 123", ai_level_easy: "easy", ai_level_normal: "normal",
+    ai_level_hard: "hard",
   });
   Object.assign(TEXT.fr, {
     stale: "Rien n'a été fait : la partie a changé depuis que votre page l'a affichée.", stale_landed: "Entre-temps :",
@@ -112,6 +117,11 @@ const Maamut = (() => {
     corr_entered: "L'arbitre a saisi : {turn}", took_back: "Annulé : {turn}", ref_turn: "Au trait :",
     pick_hunter: "Cliquez le chasseur de {name}, puis la case où il va.", pick_cell: "{name} : cliquez la case d'arrivée (1 à 3 cases en ligne droite).",
     type_turn: "Ou tapez le tour", coords_show: "Coordonnées", error_prefix: "Refusé :",
+    ai_suggest: "Suggérer un coup", ai_hunters: "Chasseurs joués par l'IA", ai_analysis: "Analyse de l'IA (arbitre)",
+    ai_analyse: "Analyser : chances de gagner de chaque action", ai_thinking: "réflexion…", ai_none: "pas d'IA sur ce compagnon",
+    ai_no_estimate: "pas d'estimation", ai_flees: "fuit vers", ai_plays: "joue", ai_hand: "entrez ses cartes",
+    ai_waiting: "attend", ai_cards: "cartes", ai_cards_eg: "p. ex. 123", ai_level_easy: "facile", ai_level_normal: "moyen",
+    ai_level_hard: "difficile",
   });
   let lang = localStorage.getItem("maamut-lang") || (navigator.language || "en").slice(0, 2);
   if (!TEXT[lang]) lang = "en";
