@@ -104,6 +104,8 @@ const Maamut = (() => {
     corr_entered: "The referee entered: {turn}", took_back: "Taken back: {turn}", ref_turn: "To move:",
     pick_hunter: "Click the hunter of {name}, then the cell it moves to.", pick_cell: "{name}: click the cell to move to (1 to 3 cells in a straight line).",
     type_turn: "Or type the turn", coords_show: "Coordinates", error_prefix: "Refused:",
+    to_place: "to place", viewing: "Looking back: {where}", finished: "The game is over.",
+    stand_about: "Mâamut: the hunters take turns to drive the mammoth into one of their traps, and it flees when frightened. This screen follows the game on the table.",
     ai_suggest: "Suggest a move", ai_hunters: "AI hunters", ai_analysis: "AI analysis (referee)",
     ai_analyse: "Analyse: win chance of each action", ai_thinking: "thinking…", ai_none: "no AI on this companion",
     ai_no_estimate: "no estimate", ai_flees: "flees to", ai_plays: "plays", ai_hand: "enter its cards",
@@ -117,6 +119,8 @@ const Maamut = (() => {
     corr_entered: "L'arbitre a saisi : {turn}", took_back: "Annulé : {turn}", ref_turn: "Au trait :",
     pick_hunter: "Cliquez le chasseur de {name}, puis la case où il va.", pick_cell: "{name} : cliquez la case d'arrivée (1 à 3 cases en ligne droite).",
     type_turn: "Ou tapez le tour", coords_show: "Coordonnées", error_prefix: "Refusé :",
+    to_place: "doit poser", viewing: "Retour en arrière : {where}", finished: "La partie est finie.",
+    stand_about: "Mâamut : à tour de rôle, les chasseurs poussent le mammouth vers l'un de leurs pièges, et il fuit quand on l'effraie. Cet écran suit la partie posée sur la table.",
     ai_suggest: "Suggérer un coup", ai_hunters: "Chasseurs joués par l'IA", ai_analysis: "Analyse de l'IA (arbitre)",
     ai_analyse: "Analyser : chances de gagner de chaque action", ai_thinking: "réflexion…", ai_none: "pas d'IA sur ce compagnon",
     ai_no_estimate: "pas d'estimation", ai_flees: "fuit vers", ai_plays: "joue", ai_hand: "entrez ses cartes",
@@ -309,6 +313,10 @@ const Maamut = (() => {
   }
 
   function start() {
+    // On a phone the legend starts closed: the players and the log stay above the fold.
+    if (window.matchMedia("(max-width: 700px)").matches) {
+      document.querySelectorAll("details[data-closed-on-phones]").forEach((d) => { d.open = false; });
+    }
     listeners.push(() => seen(lastView));
     applyLang();
     coordsButton();

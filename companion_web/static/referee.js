@@ -114,19 +114,25 @@
   }
 
   const source = new EventSource("/api/stream");
+  let drawing = false;
   source.addEventListener("state", (event) => {
-    try { apply(JSON.parse(event.data)); } catch (e) { /* a broken message: wait for the next */ }
+    try { receive(JSON.parse(event.data)); } catch (e) { return; /* a broken message: wait for the next */ }
+    // A burst of updates is drawn once per frame (the latest state), never one by one.
+    if (!drawing) { drawing = true; requestAnimationFrame(() => { drawing = false; draw(); }); }
   });
   /* After a refusal the page reads the game as it is now (a full state), so what the
      referee sees next is what his next write acts on. */
   async function reread() {
     try { const r = await fetch("/api/state", {credentials: "same-origin"}); apply(await r.json()); } catch (e) { /* the stream catches up */ }
   }
-  function apply(next) {
+  function apply(next) { receive(next); draw(); }
+  function receive(next) {
     view = next;
     log = log.slice(0, view.log_from || 0).concat(view.log || []);
     view.log = log;
     Maamut.seen(view);
+  }
+  function draw() {
     const before = $("ref-board").dataset.svg;
     Maamut.showSvg($("ref-board"), view.svg);
     if (before !== view.svg) selected = null;

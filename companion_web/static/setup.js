@@ -39,7 +39,8 @@
       showSvg($("setup-board"), view.svg);
       next = nextNow;
       const who = (view.players || []).find((p) => p.id === next);
-      $("place-who").textContent = next ? t("place_next") + " " + (who ? who.name : next) + ". " + t("start_cells") : t("ready");
+      $("place-who").textContent = next ? t("place_next") + " " + (who ? who.name : next) + ". " + t("start_cells")
+        : (view.winner ? t("finished") : t("ready"));
       if (next) highlight(who ? who.colour : "#ffffff");
     }
     const cam = view.camera || {};
