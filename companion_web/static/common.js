@@ -325,5 +325,5 @@ const Maamut = (() => {
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
-  return {t, fill, seen, entryLabel, refusal, correctionText, coords, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
+  return {strings: TEXT, t, fill, seen, entryLabel, refusal, correctionText, coords, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
 })();
