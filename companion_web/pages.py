@@ -24,7 +24,7 @@ from .security import login as pin_login
 bp = Blueprint("pages", __name__)
 
 #: Where a login may send the referee back to (never an address from the request).
-_AFTER_LOGIN = {"setup": "pages.setup", "referee": "pages.referee"}
+_AFTER_LOGIN = {"setup": "pages.setup", "referee": "pages.referee", "mammut": "ostby_mammut.page"}
 
 
 @bp.get("/")
@@ -84,6 +84,8 @@ def login():
     # A failed login shows the same page again, whose form keeps the same "next".
     page = request.form.get("next", "")
     target = _AFTER_LOGIN.get(page, "pages.referee")
+    if target not in current_app.view_functions:
+        target = "pages.referee"
 
     def again(error: str):
         if page == "setup":

@@ -211,7 +211,9 @@ def mammut_mode(journal_path: str) -> GameMode | None:
     except ImportError as exc:  # the Mâamut companion runs without it
         log.warning("Mammut mode unavailable: %s", exc)
         return None
-    return GameMode("Mammut", bp, {EXTENSION: Table(journal_path)})
+    table = Table(journal_path)
+    # ``live``: every device at the table follows the game, as on Mâamut's pages.
+    return GameMode("Mammut", bp, {EXTENSION: table}, live=table)
 
 
 def seats_of(cfg: Config) -> list[dict]:

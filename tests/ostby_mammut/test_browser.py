@@ -110,7 +110,9 @@ def test_full_round_on_the_page(server, page):
                              **{s: 1 for s in ("bear", "bison", "boar", "deer", "horse", "ibex", "wolf")}})
     page.fill("#reveal-0-meat", "1")
     page.click("#score")
-    expect(page.locator("#error")).to_contain_text("eval.reveal")  # Ana took two meat face up
+    # Ana took two meat face up: the rule is named by its section, never by its id
+    expect(page.locator("#error")).to_contain_text("Ana holds 2 loot tiles, 1 were described — FR «Évaluation du butin»")
+    assert "eval.reveal" not in page.locator("#error").inner_text()
     page.fill("#reveal-0-meat", "2")
     page.select_option("#evcard-1-0", "axes_bonus")
     page.click("#score")
@@ -120,7 +122,12 @@ def test_full_round_on_the_page(server, page):
     expect(result).to_contain_text("Round 1 scored")
     expect(result).to_contain_text("Meat place 1 with 4: +8")
     expect(result).to_contain_text("Axe bonus card: 5 axe(s) × 2")
-    expect(result).to_contain_text("eval.fire")
+    expect(result).to_contain_text("«Évaluation du butin»")
+    assert "eval.fire" not in result.inner_text()
+    # each player's round total, and how ties were settled, in words
+    for row in result.locator("table.totals tr[data-player]").all():
+        assert row.locator("td.num").inner_text().lstrip("+-").isdigit()
+    expect(result.locator(".ties")).to_contain_text("Ties are settled by the shaman order")
     page.click("#lang-fr")
     expect(result).to_contain_text("Viande, place 1 avec 4 : +8")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -131,7 +138,7 @@ def test_full_round_on_the_page(server, page):
     expect(page.locator("#headline")).to_have_text("Manche 2 — À Cy de jouer")
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert [r["type"] for r in records].count("undo") == 1 and records[-1]["action"]["type"] == "evaluate"
-    # the only console errors are the refused requests the test made on purpose (409) and the favicon
+    # the only console errors are the refused requests the test made on purpose (409); no favicon is missing
     assert all("Failed to load resource" in e for e in page.errors), page.errors
-    assert all(url.endswith("/favicon.ico") for url in page.missing), page.missing
+    assert page.missing == [], page.missing
     assert page.external == []
