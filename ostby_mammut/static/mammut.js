@@ -64,14 +64,14 @@ const T = {
 /* One language for the whole site: the companion's setting ("maamut-lang", the header's
    EN/FR) when the page is framed by it, the same stored setting when it stands alone. */
 const ROOT = document.querySelector(".mammut");
-const framed = typeof window.Maamut !== "undefined";
-const urlLang = new URLSearchParams(window.location.search).get("lang") || ROOT.dataset.lang;
-let lang = framed ? window.Maamut.lang : (window.localStorage.getItem("maamut-lang") || (navigator.language || "en").slice(0, 2));
+const framed = typeof Maamut !== "undefined";  // common.js, when the companion frames the page
+const urlLang = new URLSearchParams(window.location.search).get("lang") || ROOT.dataset.urlLang;
+let lang = framed ? Maamut.lang : (window.localStorage.getItem("maamut-lang") || (navigator.language || "en").slice(0, 2));
 if (urlLang === "en" || urlLang === "fr") lang = urlLang;
 if (lang !== "en" && lang !== "fr") lang = "en";
 function setLang(value) {
   lang = value === "fr" ? "fr" : "en";
-  if (framed) window.Maamut.setLang(lang); else window.localStorage.setItem("maamut-lang", lang);
+  if (framed) Maamut.setLang(lang); else window.localStorage.setItem("maamut-lang", lang);
   render();
 }
 const API = ROOT.dataset.api;
@@ -160,7 +160,7 @@ function act(action) { return post("/action", { action }); }
 
 /* Tiles by kind, tapped: the tile adds one, − and + adjust, the number stays typeable.
    ``limits`` (optional) is how many of each kind there are to take (or can exist). */
-function counter(prefix, kinds, values, limits) {
+function counter(prefix, kinds, values, limits, showCounts = true) {
   const box = el("div", { class: "kinds" });
   for (const kind of kinds) {
     const limit = limits ? limits[kind] : undefined;
@@ -173,7 +173,7 @@ function counter(prefix, kinds, values, limits) {
       input.value = String(limit !== undefined ? Math.min(limit, n) : n);
     };
     const tile = el("button", { type: "button", class: "tile", id: prefix + kind + "-tile", "data-kind": kind, on: () => step(1) },
-      el("span", { text: kindName(kind) }), limit !== undefined ? el("small", { text: "×" + limit }) : null);
+      el("span", { text: kindName(kind) }), limit !== undefined && showCounts ? el("small", { text: "×" + limit }) : null);
     box.append(el("div", { class: "kind" }, tile,
       el("div", { class: "stepper" },
         el("button", { type: "button", class: "less", "aria-label": t("less") + " · " + kindName(kind), text: "−", on: () => step(-1) }),
@@ -246,18 +246,28 @@ function render() {
   if (g.phase === "sharing") renderSharing(g, pickKinds);
   if (g.phase === "evaluation") renderEvaluation(g, lootKinds);
   renderResults(g);
+  drawnAt = g.round + ":" + g.actions + ":" + g.phase;
 }
+
+/* A live update redraws the page; what the referee has tapped but not sent stays, as
+   long as the game is where it was (same round, same number of actions). */
+let drawnAt = null;
+function sameGame(g) { return drawnAt === g.round + ":" + g.actions + ":" + g.phase; }
+function kept(prefix, kinds, g) { return sameGame(g) ? readCounts(prefix, kinds) : {}; }
 
 function renderSharing(g, pickKinds) {
   $("pool").textContent = t("pool", { n: g.pool_size, d: describe(g.pool) });
   // Tiles the table has not described ("unsorted") may be any kind: every kind is offered.
-  const limits = g.pool.unsorted ? Object.fromEntries(pickKinds.map((k) => [k, k === "shaman" ? (g.pool.shaman || 0) : g.pool.unsorted]))
+  // (at most as many as the middle holds, and as the set can show of that kind).
+  const most = (k) => Math.min(g.pool.unsorted, (g.tile_set && g.tile_set.max[k]) || g.pool.unsorted);
+  const limits = g.pool.unsorted ? Object.fromEntries(pickKinds.map((k) => [k, k === "shaman" ? (g.pool.shaman || 0) : most(k)]))
     : g.pool;
-  $("take-kinds").replaceChildren(counter("take-", pickKinds, null, limits));
+  $("take-kinds").replaceChildren(counter("take-", pickKinds, kept("take-", pickKinds, g), limits, !g.pool.unsorted));
   $("take").disabled = !g.options.can_take || g.options.must_take_all;
   $("take-all").disabled = !g.options.can_take;
   const steals = $("steals");
   steals.replaceChildren();
+  steals.closest(".panel").hidden = !g.options.steals.length;  // no heading over nothing
   for (const s of g.options.steals) {
     const label = t("rob_btn", { v: s.victim }) + (g.lots_needed === 2 ? " (" + t("lot") + " " + (s.lot + 1) + ")" : "");
     steals.append(el("button", { type: "button", id: "rob-" + g.players.indexOf(s.victim) + "-" + s.lot, text: label,
@@ -299,7 +309,7 @@ function renderGiveBack(g) {
   const lot = g.lots[stealChoice.victim][stealChoice.lot] || {};
   $("give-back-title").textContent = t("rob", { v: stealChoice.victim, n: stealChoice.size, a: stealChoice.give_back_min, b: stealChoice.give_back_max })
     + " " + describe(lot);
-  $("give-kinds").replaceChildren(counter("give-", Object.keys(lot), null, lot));
+  $("give-kinds").replaceChildren(counter("give-", Object.keys(lot), kept("give-", Object.keys(lot), g), lot));
 }
 
 function renderEvaluation(g, lootKinds) {
@@ -311,7 +321,7 @@ function renderEvaluation(g, lootKinds) {
     const info = ev.tiles[p];
     box.append(el("div", { class: "reveal-player" },
       el("h4", { text: p + " — " + t("to_reveal", { n: info.to_reveal, t: info.total }) }),
-      counter("reveal-" + i + "-", lootKinds, info.known)));
+      counter("reveal-" + i + "-", lootKinds, sameGame(g) ? { ...info.known, ...readCounts("reveal-" + i + "-", lootKinds) } : info.known)));
   });
   const arrow = $("arrow");
   arrow.replaceChildren(...view.arrows.map(a => el("option", { value: a, text: t("arrow_" + a) })));
@@ -377,8 +387,8 @@ function submitEvaluation() {
 document.addEventListener("DOMContentLoaded", () => {
   for (const b of document.querySelectorAll("[data-mammut-lang]")) b.addEventListener("click", () => setLang(b.dataset.mammutLang));
   if (framed) {
-    window.Maamut.onLang((value) => { lang = value; render(); });
-    if (lang !== window.Maamut.lang) window.Maamut.setLang(lang);
+    Maamut.onLang((value) => { lang = value; render(); });
+    if (lang !== Maamut.lang) Maamut.setLang(lang);
   }
   $("undo").addEventListener("click", () => post("/undo", {}));
   $("show-setup").addEventListener("click", () => { $("setup").hidden = false; translateStatic(); });
