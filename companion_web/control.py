@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 
 from flask import Blueprint, current_app, jsonify, request
 

@@ -190,7 +190,7 @@ const Maamut = (() => {
      that landed meanwhile (in words, then the notation). */
   function refusal(status, data) {
     const error = (data && data.error) || {};
-    if (status !== 412) return t("error_prefix") + " " + (error.message || String(status));
+    if (status !== 412) return t("error_prefix") + " " + (error.said || error.message || String(status));
     const words = (turn) => (turn[lang] || turn.en) + " (" + (turn.named || turn.notation) + ")";
     let text = t("stale") + " ";
     if (error.taken_back) text += fill(t("stale_back"), {n: error.taken_back}) + " ";

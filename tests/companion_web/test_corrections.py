@@ -111,3 +111,10 @@ def test_every_page_is_told_when_the_referee_takes_a_turn_back_or_enters_one(app
     assert correction["kind"] == "entered" and correction["notation"] == playing.entries()[-1]["turn"]
     table.play(playing.legal_actions()[0], (), source="camera")  # the next change ends the notice
     assert client.get("/api/state").json["correction"] is None
+
+
+def test_a_refusal_names_the_players_for_people_and_keeps_the_ids_in_the_message(client, referee, playing):
+    wrong = "B:E1" if playing.position.to_move == "A" else "A:E1"
+    error = client.post("/api/game/play", json={"notation": wrong}, headers=referee).json["error"]
+    assert error["message"] == "it is A's turn, not B's"  # the contract's text, unchanged
+    assert error["said"] == "it is Ann's turn, not Bob's"
