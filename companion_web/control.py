@@ -39,7 +39,33 @@ def _bad_body(exc: BadBody):
 def _refused(exc: GameControlError):
     # journal_failed: the table's disk refused the write and nothing changed (not the request's fault)
     status = {"illegal_move": 422, "journal_failed": 503}.get(exc.code, 400)
-    return error_response(status, exc.code, exc.message, exc.field, exc.rule)
+    response = error_response(status, exc.code, exc.message, exc.field, exc.rule)
+    said = with_names(exc.message, _game().session.players_info())
+    if said != exc.message:
+        # What people read names the players; ``message`` keeps the ids, as the contract has it.
+        body = response.get_json()
+        body["error"]["said"] = said
+        response.set_data(json.dumps(body, ensure_ascii=False))
+    return response
+
+
+def with_names(message: str, players: dict) -> str:
+    """A refusal as people read it: each player's id where the engine names a player
+    ("A's turn", "hunter A", "'A'", "A may flee") becomes his name.
+
+    >>> with_names("it is B's turn, not A's", {"A": {"name": "Ann"}, "B": {"name": "Bob"}})
+    "it is Bob's turn, not Ann's"
+    >>> with_names("cell: B may flee to 0,1", {"B": {"name": "Bob"}}), with_names("A hunter", {"A": {"name": "Ann"}})
+    ('cell: Bob may flee to 0,1', 'A hunter')
+    """
+    for pid, info in (players or {}).items():
+        name = str((info or {}).get("name") or pid)
+        if name == pid:
+            continue
+        who = re.escape(pid)
+        message = re.sub(rf"\b{who}(?='s\b)|(?<=hunter ){who}\b|(?<=player ){who}\b|'{who}'|(?<=: ){who}(?= may)",
+                         name, message)
+    return message
 
 
 def _game():
