@@ -176,7 +176,8 @@ def test_the_setup_wizard_highlights_start_cells_and_explains_variants(server, p
     expect(label).to_contain_text("Where may a frightened hunter flee?")
     expect(label.locator(".rule")).to_contain_text("Flight 5")
     page.click("button[data-lang='fr']")
-    expect(label.locator(".l-fr")).to_have_text("Où un chasseur effrayé peut-il fuir ?")
+    expect(label.locator(":scope > .l-fr")).to_have_text("Où un chasseur effrayé peut-il fuir ?")
+    expect(label.locator(".rule .l-fr")).to_contain_text("Fuite 5")  # the rule section in French too
     expect(label.locator("option").first).to_have_text("sur une case sans autre chasseur (règle)")
     page.click("button[data-lang='en']")
     page.fill("#seed", "12")
