@@ -291,11 +291,11 @@ function renderSharing(g, pickKinds) {
     });
   });
   // a generic turn-over: where, side up, new side
-  const where = el("select", { id: "flip-where" }, el("option", { value: "middle", text: t("middle_word") }),
+  const where = el("select", { id: "flip-where", "aria-label": t("flip_where") }, el("option", { value: "middle", text: t("middle_word") }),
     ...g.players.map(p => el("option", { value: p, text: p })));
   const sides = [...view.kinds, "question"];
-  const from = el("select", { id: "flip-from" }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
-  const to = el("select", { id: "flip-to" }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
+  const from = el("select", { id: "flip-from", "aria-label": t("flip_from") }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
+  const to = el("select", { id: "flip-to", "aria-label": t("flip_to") }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
   cards.append(el("div", { class: "flip" }, el("span", { text: t("flip_where") }), where, el("span", { text: t("flip_from") }), from,
     el("span", { text: t("flip_to") }), to,
     el("button", { type: "button", id: "card-flip", text: t("flip"),
@@ -330,8 +330,8 @@ function renderEvaluation(g, lootKinds) {
   cards.replaceChildren();
   g.players.forEach((p, i) => {
     for (let k = 0; k < ev.face_down[p]; k++) {
-      const pick = el("select", { id: "evcard-" + i + "-" + k }, ...view.evaluation_cards.map(c => el("option", { value: c, text: c })));
-      const sp = (id) => el("select", { id }, el("option", { value: "", text: t("none") }), ...view.species.map(s => el("option", { value: s, text: kindName(s) })));
+      const pick = el("select", { id: "evcard-" + i + "-" + k, "aria-label": t("card_of", { p }) }, ...view.evaluation_cards.map(c => el("option", { value: c, text: c })));
+      const sp = (id) => el("select", { id, "aria-label": t(id.startsWith("evgive") ? "give" : "take_sp") }, el("option", { value: "", text: t("none") }), ...view.species.map(s => el("option", { value: s, text: kindName(s) })));
       cards.append(el("div", { class: "evcard" }, el("span", { text: t("card_of", { p }) }), pick,
         el("span", { text: t("give") }), sp("evgive-" + i + "-" + k), el("span", { text: t("take_sp") }), sp("evtake-" + i + "-" + k)));
     }
@@ -350,7 +350,8 @@ function renderResults(g) {
       const pts = line.points > 0 ? "+" + line.points : String(line.points);
       const rule = view.rules[line.rule];
       table.append(el("tr", {}, el("td", { text: line.player }), el("td", { text: pts, class: "num" }),
-        el("td", { text: line[lang] }), el("td", { text: ruleName(line.rule), title: rule ? rule[lang] : "", class: "rule" })));
+        el("td", {}, el("span", { text: line[lang] }), el("small", { class: "rule-inline", text: ruleName(line.rule) })),
+        el("td", { text: ruleName(line.rule), title: rule ? rule[lang] : "", class: "rule" })));
     }
     const totals = el("table", { class: "totals" });
     totals.append(el("tr", {}, el("th", { text: t("player") }), el("th", { text: t("total") })));

@@ -132,6 +132,11 @@ def test_full_round_on_the_page(server, page):
     expect(result).to_contain_text("Viande, place 1 avec 4 : +8")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "round1.png"), full_page=True)
+    # on a phone: the scoreboard and the round's lines fit, no sideways scroll
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(ARTIFACTS / "round1-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 1000})
 
     # the page after a restart is the same game (journal replay); French was remembered
     page.goto(base + "/mammut/")
@@ -238,3 +243,24 @@ def test_a_viewer_is_told_to_log_in_with_a_link_and_the_language_is_the_sites(co
     expect(page.locator("nav a").first).to_have_text("Live")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     context.close()
+
+
+AXE = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (scripts/test.sh installs it with npm)")
+def test_the_mammut_page_has_no_serious_accessibility_violation(companion, browser):
+    context, page = _watched(browser, bypass_csp=True, **PHONE)
+    page.goto(companion + "/mammut/")
+    page.fill("#pin-first input[name='pin']", PIN)
+    page.click("#pin-first button[type='submit']")
+    page.locator("#show-setup").click()
+    page.fill("#setup-players", "Ana, Bo, Cy")
+    page.click("#start")
+    expect(page.locator("#headline")).to_contain_text("Ana")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    bad = [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+           if v["impact"] in ("serious", "critical")]
+    context.close()
+    assert bad == []
