@@ -118,3 +118,51 @@ def test_a_refusal_names_the_players_for_people_and_keeps_the_ids_in_the_message
     error = client.post("/api/game/play", json={"notation": wrong}, headers=referee).json["error"]
     assert error["message"] == "it is A's turn, not B's"  # the contract's text, unchanged
     assert error["said"] == "it is Ann's turn, not Bob's"
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from companion_web.hub import GameHub  # noqa: E402
+from companion_web.live import WebTable, game_tag  # noqa: E402
+from engine.hexgrid import cell_name  # noqa: E402
+from session import TableSession  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(steps=st.lists(st.sampled_from(["camera", "undo", "marks"]), min_size=1, max_size=10), seed=st.integers(0, 50))
+def test_the_tag_changes_with_every_committed_action_and_only_then(steps, seed):
+    """Whatever lands, in any order: every committed action gives a tag never seen
+    before in this game, the camera's marks leave it alone, and the pages get the same
+    tag as the one a write is checked against."""
+    table = TableSession(deal=True)
+    hub = GameHub()
+    WebTable(table, hub)
+    table.new_game([{"id": "A"}, {"id": "B"}], seed=seed)
+    while table.game.next_to_place():
+        table.place_hunter(table.game.next_to_place(), cell_name(table.game.start_cells()[0]))
+    seen = {game_tag(table)}
+    for step in steps:
+        before = game_tag(table)
+        if step == "marks":
+            table.mark_board([{"cell": "0,0", "reason": str(len(seen))}])
+            assert game_tag(table) == before
+            continue
+        if step == "undo":
+            changed = table.undo(source="page")
+        else:
+            if table.game.winner:
+                continue
+            changed = True
+            if table.game.next_to_place():  # an undo took a placement back: place again
+                table.place_hunter(table.game.next_to_place(), cell_name(table.game.start_cells()[0]), source="camera")
+                outcome = None
+            else:
+                outcome = table.play(table.game.legal_actions()[0], (), source="camera")
+            if outcome and outcome.needs:
+                assert game_tag(table) not in seen  # a turn waiting for its flee choice is a change too
+                seen.add(game_tag(table))
+                table.choose_flee(cell_name(outcome.needs.options[0]), source="camera")
+        after = game_tag(table)
+        assert (after not in seen) == changed
+        seen.add(after)
+        assert hub.latest_tagged()[2] == after
