@@ -94,6 +94,21 @@ def _fr_kind(kind):
     return SPECIES_FR.get(kind, KIND_FR.get(kind, kind))
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """A number and its noun as people write it (either language: the plural is given
+    when it is not the noun with an ``s``).
+
+    >>> _count(1, "axe"), _count(3, "axe"), _count(2, "peau", "peaux")
+    ('1 axe', '3 axes', '2 peaux')
+    """
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def _a(kind: str) -> str:
+    """An English noun with its article: ``a bear``, ``an ibex``."""
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
 def validate(inp: RoundInput) -> None:
     """Rule checks on a well-formed request (raise :class:`IllegalAction`; :class:`BadRequest`
     for an exchange card given only one of its two halves)."""
@@ -128,8 +143,8 @@ def validate(inp: RoundInput) -> None:
     played = Counter(c.card for c in inp.cards)
     for card, count in played.items():
         if count > EVALUATION_CARDS[card]:
-            raise _ill("card.count", f"the deck has {EVALUATION_CARDS[card]} {card} card(s), {count} were played",
-                       f"le paquet a {EVALUATION_CARDS[card]} carte(s) {card}, {count} jouées")
+            raise _ill("card.count", f"the deck has {_count(EVALUATION_CARDS[card], card + ' card')}, {count} were played",
+                       f"le paquet a {_count(EVALUATION_CARDS[card], 'carte')} {card}, {count} jouées")
 
 
 def unplaceable(totals: Counter, config: Config):
@@ -270,11 +285,11 @@ class _Scorer:
             if not n:
                 continue
             if self.last:
-                self.line(p, "axe", "eval.axe_last_round", f"{n} axe(s) × 3 in the last round",
-                          f"{n} hache(s) × 3 à la dernière manche", 3 * n)
+                self.line(p, "axe", "eval.axe_last_round", f"{_count(n, 'axe')} × 3 in the last round",
+                          f"{_count(n, 'hache')} × 3 à la dernière manche", 3 * n)
             if bonus:
-                self.line(p, "axe_bonus", "eval.card.axes_bonus", f"Axe bonus card: {n} axe(s) × 2",
-                          f"Carte bonus des haches : {n} hache(s) × 2", 2 * n)
+                self.line(p, "axe_bonus", "eval.card.axes_bonus", f"Axe bonus card: {_count(n, 'axe')} × 2",
+                          f"Carte bonus des haches : {_count(n, 'hache')} × 2", 2 * n)
         if self.last:
             return
         for p in clockwise_from(self.players, self.inp.holder):
@@ -296,10 +311,10 @@ class _Scorer:
                 got += 1
             self.draws.append({"player": p, "cards": got})
             short = f", {n - got} missing: the draw pile is empty" if got < n else ""
-            short_fr = f", {n - got} manquante(s) : la pioche est vide" if got < n else ""
+            short_fr = f", {_count(n - got, 'manquante')} : la pioche est vide" if got < n else ""
             self.line(p, "axe", "eval.draw_empty" if got < n else "eval.axe_card",
-                      f"{n} axe(s): draws {got} action card(s){short}",
-                      f"{n} hache(s) : pioche {got} carte(s) d'action{short_fr}", 0, cards=got)
+                      f"{_count(n, 'axe')}: draws {_count(got, 'action card')}{short}",
+                      f"{_count(n, 'hache')} : pioche {_count(got, 'carte')} d'action{short_fr}", 0, cards=got)
 
     def skins_item(self):
         R = self.inp.config.skins_points[self.inp.round - 1]
@@ -307,8 +322,8 @@ class _Scorer:
             if self.skins[p]:
                 self.track[p] += self.skins[p]
                 self.line(p, "skins_track", "eval.skin_track",
-                          f"{self.skins[p]} skin(s): the mammoth moves to space {self.track[p]} of the skins track",
-                          f"{self.skins[p]} peau(x) : le mammouth avance à la case {self.track[p]} du parcours des peaux",
+                          f"{_count(self.skins[p], 'skin')}: the mammoth moves to space {self.track[p]} of the skins track",
+                          f"{_count(self.skins[p], 'peau', 'peaux')} : le mammouth avance à la case {self.track[p]} du parcours des peaux",
                           0, track=self.skins[p])
         top = self.most(self.track, need_one=False)
         self.line(top, "skins_most", "eval.skin_most", f"Furthest on the skins track ({self.track[top]}): +{R} in round {self.inp.round}",
@@ -329,7 +344,7 @@ class _Scorer:
     def tusks_item(self, tusks):
         for p in self.players:
             if tusks[p]:
-                self.line(p, "tusk", "eval.tusk", f"{tusks[p]} tusk(s) × 2", f"{tusks[p]} défense(s) × 2", 2 * tusks[p])
+                self.line(p, "tusk", "eval.tusk", f"{_count(tusks[p], 'tusk')} × 2", f"{_count(tusks[p], 'défense')} × 2", 2 * tusks[p])
         for c in self.played("tusks_most_points"):
             who = self.most(tusks)
             if who is None:
@@ -364,8 +379,8 @@ class _Scorer:
             if len(self.players) == 2 and len(payers) == 1:
                 other = next(q for q in self.players if q != p)
                 if self.fires[other]:
-                    self.line(other, "fire_two", "eval.fire_two", f"Two players: {self.fires[other]} fire(s) × 1",
-                              f"À deux : {self.fires[other]} feu(x) × 1", self.fires[other])
+                    self.line(other, "fire_two", "eval.fire_two", f"Two players: {_count(self.fires[other], 'fire')} × 1",
+                              f"À deux : {_count(self.fires[other], 'feu', 'feux')} × 1", self.fires[other])
         if len(self.players) == 2 and len(payers) == 2:
             # Both tied players paid (penalty_ties: all): the +1 per fire goes to the player who
             # did not pay, and there is none (docs/rulings-mammut.md «Two players tied on fire»).
@@ -404,7 +419,7 @@ class _Scorer:
                         self.line(p, "animal", "eval.animal", f"{s} tile: already owned, nothing",
                                   f"Tuile {_fr_kind(s)} : espèce déjà possédée, rien")
                     else:
-                        self.grant(p, s, "animal", "eval.animal", f"{s} tile: a {s} token",
+                        self.grant(p, s, "animal", "eval.animal", f"{s} tile: {_a(s)} token",
                                    f"Tuile {_fr_kind(s)} : un pion {_fr_kind(s)}")
             if p == top:
                 for c in most_skins_cards:
@@ -425,16 +440,16 @@ class _Scorer:
             raise _ill("eval.card.animal_exchange", f"{p} has no {c.give} tile to give up",
                        f"{p} n'a pas de tuile {_fr_kind(c.give)} à échanger")
         if c.take in self.species[p]:
-            raise _ill("eval.card.animal_exchange", f"{p} already owns a {c.take}", f"{p} possède déjà un(e) {_fr_kind(c.take)}")
+            raise _ill("eval.card.animal_exchange", f"{p} already owns {_a(c.take)}", f"{p} possède déjà un(e) {_fr_kind(c.take)}")
         animal_tiles[c.give] -= 1
         self.grant(p, c.take, "card_animal_exchange", "eval.card.animal_exchange",
-                   f"Exchange card: {c.give} tile given up for a {c.take} token",
+                   f"Exchange card: {c.give} tile given up for {_a(c.take)} token",
                    f"Carte d'échange : tuile {_fr_kind(c.give)} contre un pion {_fr_kind(c.take)}")
 
     def most_skins_animal(self, c, who):
         choice = c.take
         if choice is not None and choice in self.species[who]:
-            raise _ill("eval.card.skins_most_animal", f"{who} already owns a {choice}: choose another species",
+            raise _ill("eval.card.skins_most_animal", f"{who} already owns {_a(choice)}: choose another species",
                        f"{who} possède déjà un(e) {_fr_kind(choice)} : choisissez une autre espèce")
         if choice is None:
             choice = next((s for s in self.inp.config.species if s not in self.species[who] and self.supply.get(s, 0) > 0),
@@ -444,7 +459,7 @@ class _Scorer:
                       "Most skins: every species already owned, nothing", "Le plus de peaux : toutes les espèces déjà possédées, rien")
             return
         self.grant(who, choice, "card_skins_most_animal", "eval.card.skins_most_animal",
-                   f"Most skins ({self.skins[who]}): a {choice} token of his choice",
+                   f"Most skins ({self.skins[who]}): {_a(choice)} token of his choice",
                    f"Le plus de peaux ({self.skins[who]}) : un pion {_fr_kind(choice)} au choix")
 
     def final_scoring(self):

@@ -121,7 +121,7 @@ def test_full_round_on_the_page(server, page):
     result = page.locator(".round-result").first
     expect(result).to_contain_text("Round 1 scored")
     expect(result).to_contain_text("Meat place 1 with 4: +8")
-    expect(result).to_contain_text("Axe bonus card: 5 axe(s) × 2")
+    expect(result).to_contain_text("Axe bonus card: 5 axes × 2")
     expect(result).to_contain_text("«Évaluation du butin»")
     assert "eval.fire" not in result.inner_text()
     # each player's round total, and how ties were settled, in words
