@@ -104,6 +104,11 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
+def _names(names: list, conjunction: str) -> str:
+    """``Bob``, ``Bob and Cat``, ``Bob, Cat and Dan`` (or with ``et``)."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
 def _a(kind: str) -> str:
     """An English noun with its article: ``a bear``, ``an ibex``."""
     return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
@@ -229,6 +234,20 @@ class _Scorer:
             return None
         return best
 
+    def tie(self, counts: dict, player, penalty: bool = False) -> tuple[str, str]:
+        """How a tie on ``counts`` was settled for ``player``, to close his line (empty
+        when nobody shares his count): the shaman's order decides, or, for a penalty
+        under ``penalty_ties: all``, every tied player pays (FR «Le chamane»)."""
+        others = [q for q in self.players if q != player and counts[q] == counts[player]]
+        if not others:
+            return "", ""
+        names_en = _names(others, "and")
+        names_fr = _names(others, "et")
+        if penalty and self.v.penalty_ties == "all":
+            return f" — tied with {names_en}: all of them pay", f" — à égalité avec {names_fr} : tous paient"
+        return (f" — tied with {names_en}, the shaman's order decides",
+                f" — à égalité avec {names_fr}, l'ordre du chamane départage")
+
     def least(self, counts: dict) -> list:
         """Who takes a 'fewest' penalty: the worst placed of the tied, or all of them."""
         low = min(counts.values())
@@ -259,9 +278,10 @@ class _Scorer:
                               f"carte {card} : personne n'a de {what_fr}, sans effet")
                     continue
                 (self.skins if kind == SKIN else self.fires)[who] += 1
+                tie_en, tie_fr = self.tie(counts, who)
                 self.line(who, f"card_{card}", f"eval.card.{card}",
-                          f"Most {what} ({counts[who]}): the card counts as one {kind}",
-                          f"Le plus de {what_fr} ({counts[who]}) : la carte compte comme un(e) {_fr_kind(kind)}")
+                          f"Most {what} ({counts[who]}): the card counts as one {kind}{tie_en}",
+                          f"Le plus de {what_fr} ({counts[who]}) : la carte compte comme un(e) {_fr_kind(kind)}{tie_fr}")
         self.axes(axes)
         self.skins_item()
         self.tusks_item(tusks)
@@ -326,20 +346,26 @@ class _Scorer:
                           f"{_count(self.skins[p], 'peau', 'peaux')} : le mammouth avance à la case {self.track[p]} du parcours des peaux",
                           0, track=self.skins[p])
         top = self.most(self.track, need_one=False)
-        self.line(top, "skins_most", "eval.skin_most", f"Furthest on the skins track ({self.track[top]}): +{R} in round {self.inp.round}",
-                  f"Le plus avancé sur le parcours des peaux ({self.track[top]}) : +{R} à la manche {self.inp.round}", R)
+        tie_en, tie_fr = self.tie(self.track, top)
+        self.line(top, "skins_most", "eval.skin_most",
+                  f"Furthest on the skins track ({self.track[top]}): +{R} in round {self.inp.round}{tie_en}",
+                  f"Le plus avancé sur le parcours des peaux ({self.track[top]}) : +{R} à la manche {self.inp.round}{tie_fr}",
+                  R)
         others = {p: (self.track[p] if p != top else 10 ** 9) for p in self.players}
         for p in self.least(others):
-            self.line(p, "skins_least", "eval.skin_least", f"Last on the skins track ({self.track[p]}): −{R}",
-                      f"Dernier sur le parcours des peaux ({self.track[p]}) : −{R}", -R)
+            tie_en, tie_fr = self.tie(others, p, penalty=True)
+            self.line(p, "skins_least", "eval.skin_least", f"Last on the skins track ({self.track[p]}): −{R}{tie_en}",
+                      f"Dernier sur le parcours des peaux ({self.track[p]}) : −{R}{tie_fr}", -R)
         for c in self.played("skins_most_points"):
             who = self.most(self.skins)
             if who is None:
                 self.line(c.player, "card_skins_most_points", "eval.most_needs_one", "Most-skins card: nobody has a skin, no effect",
                           "Carte du plus de peaux : personne n'a de peau, sans effet")
             else:
+                tie_en, tie_fr = self.tie(self.skins, who)
                 self.line(who, "card_skins_most_points", "eval.card.skins_most_points",
-                          f"Most skins this round ({self.skins[who]}): +4", f"Le plus de peaux de la manche ({self.skins[who]}) : +4", 4)
+                          f"Most skins this round ({self.skins[who]}): +4{tie_en}",
+                          f"Le plus de peaux de la manche ({self.skins[who]}) : +4{tie_fr}", 4)
 
     def tusks_item(self, tusks):
         for p in self.players:
@@ -351,8 +377,9 @@ class _Scorer:
                 self.line(c.player, "card_tusks_most_points", "eval.most_needs_one", "Most-tusks card: nobody has a tusk, no effect",
                           "Carte du plus de défenses : personne n'a de défense, sans effet")
             else:
+                tie_en, tie_fr = self.tie(tusks, who)
                 self.line(who, "card_tusks_most_points", "eval.card.tusks_most_points",
-                          f"Most tusks ({tusks[who]}): +4", f"Le plus de défenses ({tusks[who]}) : +4", 4)
+                          f"Most tusks ({tusks[who]}): +4{tie_en}", f"Le plus de défenses ({tusks[who]}) : +4{tie_fr}", 4)
 
     def meat_item(self):
         n = len(self.players)
@@ -374,8 +401,9 @@ class _Scorer:
     def fire_item(self):
         payers = self.least(self.fires)
         for p in payers:
+            tie_en, tie_fr = self.tie(self.fires, p, penalty=True)
             self.line(p, "fire", "eval.fire" if self.v.penalty_ties == "shaman" else "eval.penalty_ties",
-                      f"Fewest fires ({self.fires[p]}): −5", f"Le moins de feux ({self.fires[p]}) : −5", -5)
+                      f"Fewest fires ({self.fires[p]}): −5{tie_en}", f"Le moins de feux ({self.fires[p]}) : −5{tie_fr}", -5)
             if len(self.players) == 2 and len(payers) == 1:
                 other = next(q for q in self.players if q != p)
                 if self.fires[other]:
