@@ -1,7 +1,7 @@
 """The page's side of the table: its commands go to the table's one live game, and every
 change of that game is published to every open page.
 
-The web never owns a game. :class:`WebTable` wraps a :class:`session.TableSession`
+The web never owns a game. :class:`PageAdapter` wraps a :class:`session.TableSession`
 (the owner): the referee endpoints turn JSON into engine values once and propose them
 to the session, and a subscription republishes the session's state to the hub after
 each change.
@@ -9,7 +9,7 @@ each change.
 >>> from companion_web.hub import GameHub
 >>> from session import TableSession
 >>> hub = GameHub()
->>> web = WebTable(TableSession(deal=True), hub)
+>>> web = PageAdapter(TableSession(deal=True), hub)
 >>> web.session.new_game([{"id": "A", "name": "Ann"}, {"id": "B", "name": "<b>Bo</b>"}], seed=1)
 >>> hub.state["phase"], hub.state["next_to_place"]
 ('setup', 'A')
@@ -76,11 +76,11 @@ def entries_of_tag(tag: str) -> int | None:
     return int(head) if head.isdigit() and len(head) < 7 else None
 
 
-#: What the referee's page did, as every page words it (see ``WebTable.publish``).
+#: What the referee's page did, as every page words it (see ``PageAdapter.publish``).
 _CORRECTIONS = {"undo": "taken_back", "played": "entered"}  # placing hunters is setting up, not a correction
 
 
-class WebTable:
+class PageAdapter:
     """The page's adapter around the table's session (see the module docstring)."""
 
     def __init__(self, session: TableSession, hub):
@@ -200,4 +200,4 @@ def _names(state: Mapping) -> dict:
     return {p: str(i.get("name") or p) for p, i in players.items() if isinstance(i, Mapping)}
 
 
-__all__ = ["WebTable", "GameControlError", "parse_turn", "turn_response", "game_tag"]
+__all__ = ["PageAdapter", "GameControlError", "parse_turn", "turn_response", "game_tag"]

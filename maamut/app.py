@@ -207,11 +207,11 @@ def mammut_mode(journal_path: str) -> GameMode | None:
     ``journal_path``; its page changes the game only with the referee's authority, as
     Mâamut's does (:mod:`companion_web.games`). ``None`` when it is not installed."""
     try:
-        from ostby_mammut.web import EXTENSION, Table, bp
+        from ostby_mammut.web import EXTENSION, MammutSession, bp
     except ImportError as exc:  # the Mâamut companion runs without it
         log.warning("Mammut mode unavailable: %s", exc)
         return None
-    table = Table(journal_path)
+    table = MammutSession(journal_path)
     # ``live``: every device at the table follows the game, as on Mâamut's pages.
     return GameMode("Mammut", bp, {EXTENSION: table}, live=table)
 

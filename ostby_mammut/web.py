@@ -47,8 +47,9 @@ bp = Blueprint("ostby_mammut", __name__, url_prefix="/mammut", template_folder="
                static_folder="static", static_url_path="/static")
 
 
-class Table:
-    """The game on the table, its journal and a lock (one change at a time).
+class MammutSession:
+    """The Mammut table's one live game (what :class:`session.TableSession` is for
+    Mâamut), its journal and a lock (one change at a time).
 
     Every change is validated on a copy, journaled, then applied (the copy becomes the
     game); :class:`rulekit.journal.JournalError` means nothing changed.
@@ -122,7 +123,7 @@ def _record(line, value, field: str) -> str:
         raise BadRequest(field, "cannot be stored in the journal") from None
 
 
-def _table() -> Table:
+def _table() -> MammutSession:
     return current_app.extensions[EXTENSION]
 
 
@@ -276,8 +277,8 @@ def undo():
 def register(app: Flask, journal_path: str) -> None:
     """Add the Mammut mode to ``app`` under ``/mammut/``; its game lives in ``journal_path``
     (replayed now if it exists)."""
-    app.extensions[EXTENSION] = Table(journal_path)
+    app.extensions[EXTENSION] = MammutSession(journal_path)
     app.register_blueprint(bp)
 
 
-__all__ = ["register", "bp", "Table", "QUESTION", "SHAMAN", "UNSORTED"]
+__all__ = ["register", "bp", "MammutSession", "QUESTION", "SHAMAN", "UNSORTED"]

@@ -123,7 +123,7 @@ def test_a_refusal_names_the_players_for_people_and_keeps_the_ids_in_the_message
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from companion_web.hub import GameHub  # noqa: E402
-from companion_web.live import WebTable, game_tag  # noqa: E402
+from companion_web.live import PageAdapter, game_tag  # noqa: E402
 from engine.hexgrid import cell_name  # noqa: E402
 from session import TableSession  # noqa: E402
 
@@ -136,7 +136,7 @@ def test_the_tag_changes_with_every_committed_action_and_only_then(steps, seed):
     tag as the one a write is checked against."""
     table = TableSession(deal=True)
     hub = GameHub()
-    WebTable(table, hub)
+    PageAdapter(table, hub)
     table.new_game([{"id": "A"}, {"id": "B"}], seed=seed)
     while table.game.next_to_place():
         table.place_hunter(table.game.next_to_place(), cell_name(table.game.start_cells()[0]))
