@@ -13,8 +13,9 @@
   /* Only the variants changed from their default (the first option) go to the engine. */
   function variants() {
     const chosen = {};
-    document.querySelectorAll("[data-variant]").forEach((s) => {
-      if (s.selectedIndex > 0) chosen[s.dataset.variant] = JSON.parse(s.value);
+    document.querySelectorAll("[data-variant]").forEach((group) => {
+      const choice = group.querySelector("input:checked");
+      if (choice !== group.querySelector("input")) chosen[group.dataset.variant] = JSON.parse(choice.value);
     });
     return chosen;
   }

@@ -80,7 +80,9 @@
       id: r.dataset.pid, name: r.querySelector('[name="name"]').value,
       colour: r.querySelector('[name="colour"]').value}));
     const variants = {};
-    document.querySelectorAll("[data-variant]").forEach((s) => { variants[s.dataset.variant] = JSON.parse(s.value); });
+    document.querySelectorAll("[data-variant]").forEach((group) => {
+      variants[group.dataset.variant] = JSON.parse(group.querySelector("input:checked").value);
+    });
     const body = {players, variants};
     if ($("seed").value.trim()) body.seed = Number($("seed").value.trim());
     if ($("tiles").value.trim()) body.tiles = $("tiles").value.trim();

@@ -136,10 +136,10 @@ def test_the_sandbox_what_if_grid_and_share_as_png(server, page):
     assert "2,0" in page.locator("#sb-grid td[data-move='E2']").inner_text()
     assert "M → 3,-1" in page.locator("#sb-grid td[data-move='E3']").inner_text()
     page.click("summary")
-    page.select_option("select[data-variant='trigger_on_pass_through']", index=1)
+    page.locator("[data-variant='trigger_on_pass_through'] input").nth(1).check()
     page.click("#sb-whatif")
     expect(page.locator("#sb-grid td[data-move='E3']")).not_to_contain_text("M →")
-    page.select_option("select[data-variant='trigger_on_pass_through']", index=0)
+    page.locator("[data-variant='trigger_on_pass_through'] input").nth(0).check()
     page.click("#sb-dest")
     page.wait_for_selector("#sb-board g.mark[data-cell='0,2']")
     # E2 and E3 both pass the mammoth: its cell is marked as a flight-causing destination.
