@@ -41,6 +41,7 @@ import numpy as np
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration, median_zones
+from .changes import read_changes, sample_grid
 from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance,
                      relit_gain,
                      margin_confidence, to_lab)
@@ -302,6 +303,8 @@ class BoardReader:
         # Per-cell light: the cell's own tile ring unless it is covered.
         field = fit_gain_field(local_gain, ~occluded)
         gain = np.where(occluded[:, None], field, relit_gain(local_gain, field, tile_med))
+        if self.calibration.pieces == "changes":
+            return self._read_changes(frame, homography, timestamp, fresh, classes, tile_conf, occluded, gain)
         tokens_lab = to_lab(np.clip(self._token_refl[None, :, :] * gain[:, None, :], 0, 1))  # (37, 1+H, 3)
         rim_lab = to_lab(np.clip(self._rim_refl[None, :] * gain, 0, 1))                      # (37, 3)
         tile_here = tile_lab[:, None, :]
@@ -462,6 +465,16 @@ class BoardReader:
             for c in cells:
                 traps[int(c)] = label
         return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf)
+
+    def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, occluded, gain) -> Observation:
+        """Pieces as what they change on each cell's empty look (:mod:`vision.changes`)."""
+        grid = sample_grid(frame, homography)
+        grass = classes == TILE_CLASSES.index("grass")
+        seen = read_changes(self.calibration.changes, grid, gain, ~occluded, grass, self.labels)
+        occluded = occluded | seen.unknown
+        cell_conf = np.where(occluded, 0.0, seen.confidence)
+        return self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,
+                                 seen.traps, cell_conf)
 
     def _hunters_off_centre(self, probe, d_dark, readable, found, trap_votes) -> dict[str, tuple]:
         """Kit hunters the core rings missed, ``{label: (cell, middle)}``: two or three

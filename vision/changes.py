@@ -1,0 +1,338 @@
+"""Pieces read by what they change on each cell's own empty reference.
+
+The tiles never move during a game, so the empty board seen at setup is a reference for
+every cell: its print, its speckles, its texture, its light. A piece, whatever its size,
+shape or print, is what differs from that reference (``pieces: "changes"`` in the
+calibration):
+
+* **Learning** (:func:`learn_changes`). The first setup frame gives each cell's empty
+  look (the cross cell's under the mammoth is the snow around it). Each hunter is what
+  changed between one setup frame and the next: its *body* (the colour that tells the
+  player) and its *dark* part (outline, shadow, a standing piece's shade), each counted in
+  grid points, so a pawn's head a fifth of a tile wide is learnt like a disc.
+* **Reading** (:func:`read_changes`). Each point of a cell's dense grid is compared with
+  the same point of that cell's empty look, under the cell's light now (the median ratio
+  of its points, most of which no piece covers). The points that changed are matched
+  with the mammoth, each player's body colour and the shared dark colour; lightness
+  counts, so near-black, dark-brown and white players stay apart. A player's colour over
+  far more of a cell than his hunter covers is his trap (traps lie on grass only); a
+  piece of his colour about his hunter's size is his hunter; on his own trap, his dark
+  part tells him (a flat trap casts no shadow).
+
+Confidence per cell says how far each count is from the line it was judged against;
+the tracker waits when a cell is unsure (:mod:`vision.stability`).
+"""
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.hexgrid import CENTRE, NUM_CELLS
+
+from .colour import lab_distance, to_lab
+from .geometry import CELL_CENTRES, project
+
+#: The dense grid each cell is compared on (tile circumradii): fine enough that a pawn's
+#: head a fifth of a tile wide covers a dozen points, inside the tile's own edges.
+GRID_STEP = 0.06
+GRID_RADIUS = 0.8
+_AXIS = np.arange(-GRID_RADIUS, GRID_RADIUS + 1e-9, GRID_STEP)
+GRID = np.stack(np.meshgrid(_AXIS, _AXIS), axis=-1).reshape(-1, 2)
+GRID = GRID[np.hypot(GRID[:, 0], GRID[:, 1]) <= GRID_RADIUS]
+_RADIUS = np.hypot(GRID[:, 0], GRID[:, 1])
+#: The cell's light now is measured on its outer points, which pieces rarely cover.
+_OUTER = _RADIUS > 0.5
+#: A grid point changed when it moved at least this far (ΔE) from the empty look
+#: (sensor noise and jpeg stay under 6 on a still camera).
+CHANGED = 14.0
+#: A changed point belongs to a learnt colour within this distance (ΔE, lightness halved).
+MATCH = 28.0
+MATCH_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
+#: A changed point this much darker than the empty look, and this dark, is the
+#: piece's dark part (outline, shadow) rather than its body.
+DARKER = 22.0
+DARK_L = 42.0
+DARK_CHROMA = 18.0
+#: A hunter shows at least this share of the body points learnt for him.
+HUNTER_SHARE = 0.35
+#: A trap: a player's colour over this many times his hunter's body, and over at
+#: least TRAP_CELL_SHARE of the cell.
+TRAP_FACTOR = 1.7
+TRAP_CELL_SHARE = 0.08
+#: On his own trap, a hunter shows this share of the dark points learnt with him.
+DARK_SHARE = 0.4
+#: The mammoth shows at least this share of the points it covers on the cross.
+MAMMOTH_SHARE = 0.35
+#: Changed points of no learnt colour: this many make the cell unreadable (a hand, a
+#: die, a piece not learnt yet).
+UNKNOWN_POINTS = 14
+UNKNOWN_SHARE = 0.5
+
+
+@dataclass
+class Look:
+    """A piece as setup saw it: its body colour (reflectance), and how many grid points
+    its body and its dark part cover."""
+    colour: tuple
+    body: float
+    dark: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
+                "dark": round(float(self.dark), 2)}
+
+    @classmethod
+    def from_json(cls, obj) -> "Look":
+        return cls(tuple(float(v) for v in obj["colour"]), float(obj["body"]), float(obj.get("dark", 0.0)))
+
+
+@dataclass
+class ChangeModel:
+    """Each cell's empty look and each piece's learnt look (see the module docstring)."""
+    empty: np.ndarray                          # (37, n, 3) reflectance of the empty board's grid
+    mammoth: Look
+    hunters: dict[str, Look] = field(default_factory=dict)
+    dark: tuple = (0.1, 0.1, 0.1)              # reflectance of the pieces' dark parts
+    #: Grid points of the cross cell its print may cover (under the mammoth at setup too).
+    cross_print: tuple = ()
+
+    def to_json(self) -> dict:
+        data = np.clip(np.round(self.empty * 100), 0, 255).astype(np.uint8)
+        return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS,
+                "empty": base64.b64encode(data.tobytes()).decode("ascii"),
+                "mammoth": self.mammoth.to_json(), "hunters": {k: v.to_json() for k, v in self.hunters.items()},
+                "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print]}
+
+    @classmethod
+    def from_json(cls, obj) -> "ChangeModel":
+        if obj.get("grid_step") != GRID_STEP or obj.get("grid_radius") != GRID_RADIUS:
+            raise ValueError("grid differs from this reader's")
+        raw = np.frombuffer(base64.b64decode(obj["empty"]), np.uint8)
+        if raw.size != NUM_CELLS * len(GRID) * 3:
+            raise ValueError(f"empty: expected {NUM_CELLS * len(GRID) * 3} values, got {raw.size}")
+        return cls(raw.reshape(NUM_CELLS, len(GRID), 3).astype(np.float32) / 100, Look.from_json(obj["mammoth"]),
+                   {str(k): Look.from_json(v) for k, v in obj.get("hunters", {}).items()},
+                   tuple(float(v) for v in obj.get("dark", (0.1, 0.1, 0.1))),
+                   tuple(int(i) for i in obj.get("cross_print", ())))
+
+
+def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """(37, n, 3) RGB 0..1 of every cell's grid points (bilinear, no warp of the frame)."""
+    pts = project(homography, (CELL_CENTRES[:, None, :] + GRID[None]).reshape(-1, 2)).astype(np.float32)
+    values = cv2.remap(frame, pts[None, :, 0].copy(), pts[None, :, 1].copy(), cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)[0]
+    return (values[:, ::-1].astype(np.float32) / 255.0).reshape(NUM_CELLS, len(GRID), 3)
+
+
+def relit_empty(empty: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """The empty look of each cell under its light now: the median ratio of its outer
+    points (most of which no piece covers) scales the reference, channel by channel.
+
+    >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
+    >>> float(relit_empty(empty, empty * 0.8)[3, 0, 1].round(3))
+    0.4
+    """
+    ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(empty[:, _OUTER], 0.02, None), axis=1)
+    return np.clip(empty * ratio[:, None, :], 0, 1)
+
+
+def changed_points(grid_lab: np.ndarray, expected_lab: np.ndarray) -> np.ndarray:
+    """(37, n) ΔE of every grid point from the cell's empty look (relit)."""
+    return lab_distance(grid_lab, expected_lab, np.ones(3, np.float32))
+
+
+def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
+    """Split the moved points into the piece's body and its dark part (outline, shadow)."""
+    chroma = np.hypot(after_lab[..., 1], after_lab[..., 2])
+    dark = (moved & (after_lab[..., 0] < DARK_L) & (before_lab[..., 0] - after_lab[..., 0] > DARKER)
+            & (chroma < DARK_CHROMA))
+    body = moved & ~dark
+    if body.sum() < 0.3 * moved.sum():
+        # A near-black piece: its body is the dark colour itself.
+        return moved, np.zeros_like(moved)
+    return body, dark
+
+
+def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str]) -> tuple[ChangeModel, dict]:
+    """The change model from setup grids (the empty board, then one hunter more each).
+
+    ``grids`` are :func:`sample_grid` of each setup frame, ``gains`` (37, 3) each frame's
+    board light, as :mod:`vision.calibration` measures it; ``labels_at[i]`` names the
+    hunter put down in frame ``i + 1``. Returns the model and where each hunter was
+    put down (``{label: cell}``). ``ValueError`` if a frame shows no new piece.
+    """
+    empty = grids[0] / gains[0][:, None, :]
+    # The cross cell under the mammoth: its empty look is taken as the snow around it.
+    snow_ring = grids[0][CENTRE, _RADIUS > 0.72]
+    snow = np.median(snow_ring, axis=0)
+    first_lab = to_lab(grids[0])
+    snow_lab = to_lab(snow)
+    mam = lab_distance(first_lab[CENTRE], snow_lab, np.ones(3, np.float32)) > CHANGED
+    mam &= _RADIUS <= 0.72
+    if mam.sum() < 8:
+        raise ValueError("setup frame 1: no mammoth seen on the cross")
+    mam_pts = grids[0][CENTRE][mam]
+    colour, share, big = _main_cluster(mam_pts)
+    lines = cross_lines(np.flatnonzero(mam)[~big])
+    # Its size as the cross cell shows it, the print's lines left out (as when read).
+    body = np.flatnonzero(mam)[big]
+    mammoth = Look(tuple(float(v) for v in colour / gains[0][CENTRE]), float(len(np.setdiff1d(body, lines))))
+    empty[CENTRE] = snow / gains[0][CENTRE]
+    hunters, cells, darks = {}, {}, []
+    for index in range(1, len(grids)):
+        before = grids[index - 1]
+        after = grids[index]
+        exp = relit_empty(before, after)
+        before_lab, after_lab = to_lab(exp), to_lab(after)
+        change = changed_points(after_lab, before_lab)
+        moved = change > CHANGED
+        counts = moved.sum(axis=1)
+        counts[CENTRE] = 0
+        for cell in cells.values():
+            counts[cell] = 0
+        cell = int(np.argmax(counts))
+        if counts[cell] < 6:
+            raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
+        body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell])
+        colour, share, _ = _main_cluster(after[cell][body])
+        label = labels_at[index - 1]
+        hunters[label] = Look(tuple(float(v) for v in colour / gains[index][cell]), float(body.sum() * share),
+                              float(dark.sum()))
+        if dark.sum():
+            darks.append(after[cell][dark] / gains[index][cell])
+        cells[label] = cell
+    dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
+    return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
+                       lines), cells
+
+
+def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
+    """Grid points the cross's print may cover: it is drawn in lines through the cell's
+    centre, so the arms seen around the mammoth at setup tell where the rest lies.
+
+    >>> arm = np.flatnonzero((np.abs(GRID[:, 1]) < 0.01) & (np.abs(GRID[:, 0]) > 0.5))
+    >>> lines = cross_lines(arm)
+    >>> bool(np.abs(GRID[list(lines), 1]).max() < 0.09), bool(GRID[list(lines), 0].min() < -0.7)
+    (True, True)
+    """
+    # An arm seen on one side only is no line through the centre (a mammoth's tusk).
+    seen = GRID[print_points]
+    mirrored = np.hypot(*(seen[:, None, :] + seen[None, :, :]).transpose(2, 0, 1)).min(axis=1) <= GRID_STEP * 1.01
+    far = [i for i, m in zip(print_points, mirrored) if m and _RADIUS[i] > 0.2]
+    if not far:
+        return ()
+    directions = GRID[far] / _RADIUS[far, None]
+    # Distance of every grid point to each line through the centre and a print point.
+    across = np.abs(GRID[:, None, 0] * directions[None, :, 1] - GRID[:, None, 1] * directions[None, :, 0])
+    return tuple(int(i) for i in np.flatnonzero((across < width).any(axis=1)))
+
+
+def _main_cluster(points: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """The larger of two colour clusters of ``points`` (RGB), its share and which points
+    it holds: a piece's body against its blurred edge, a mammoth against the cross's print."""
+    everything = np.ones(len(points), bool)
+    if len(points) < 10:
+        return np.median(points, axis=0), 1.0, everything
+    data = (to_lab(points) * MATCH_WEIGHTS).astype(np.float32)
+    _, labels, centres = cv2.kmeans(data, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
+                                    cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    if np.linalg.norm(centres[0] - centres[1]) < MATCH / 2:
+        return np.median(points, axis=0), 1.0, everything
+    big = int(np.bincount(labels, minlength=2).argmax())
+    return np.median(points[labels == big], axis=0), float((labels == big).mean()), labels == big
+
+
+def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, colours: np.ndarray):
+    """Which learnt colour each grid point shows, allowing for the blend of a piece's
+    edge with its tile (a small piece is mostly edge): each point is matched with the
+    mix ``tile + a (colour - tile)`` nearest to it. Returns ``(label, strong, matched)``:
+    the nearest colour's index, whether the mix is mostly that colour (a >= 0.5), and
+    whether any mix explains the point (within :data:`MATCH`)."""
+    t = expected[:, :, None, :]                                                      # (37, n, 1, 3)
+    c = colours[:, None, :, :]                                                       # (37, 1, K, 3)
+    span = c - t
+    alpha = np.clip(((grid[:, :, None, :] - t) * span).sum(axis=3) / np.maximum((span * span).sum(axis=3), 1e-4),
+                    0, 1)                                                            # (37, n, K)
+    mix = t + alpha[..., None] * span
+    dist = lab_distance(grid_lab[:, :, None, :], to_lab(mix), MATCH_WEIGHTS)
+    label = dist.argmin(axis=2)
+    best = np.take_along_axis(dist, label[..., None], axis=2)[..., 0]
+    a = np.take_along_axis(alpha, label[..., None], axis=2)[..., 0]
+    return label, (a >= 0.5) & (best < MATCH), best < MATCH
+
+
+@dataclass
+class ChangeReading:
+    mammoth: int | None
+    hunters: dict[str, int]
+    traps: dict[int, str]
+    unknown: np.ndarray        # (37,) cells with changes of no learnt colour
+    confidence: np.ndarray     # (37,) 0..1
+
+
+def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readable: np.ndarray,
+                 grass: np.ndarray, labels: list[str]) -> ChangeReading:
+    """The pieces on the board from one frame's grid (:func:`sample_grid`).
+
+    ``gain`` (37, 3) is each cell's light as the reader measured it (for the pieces'
+    colours), ``readable`` the cells not covered by a hand, ``grass`` the grass cells
+    (the only ones a trap may lie on).
+    """
+    grid_lab = to_lab(grid)
+    expected = relit_empty(model.empty, grid)
+    change = changed_points(grid_lab, to_lab(expected))
+    moved = change > CHANGED
+    # The cross's print is no piece, wherever the mammoth hid it at setup.
+    moved[CENTRE, list(model.cross_print)] = False
+    looks = [model.mammoth] + [model.hunters[k] for k in labels]
+    refl = np.array([look.colour for look in looks] + [model.dark])                 # (K+2, 3)
+    colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)
+    label, strong, matched = match_points(grid, grid_lab, expected, colours)
+    n_k = len(looks) + 1
+    counts = np.stack([(moved & strong & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
+    unknown_pts = (moved & ~matched).sum(axis=1)
+    unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
+    unknown[CENTRE] = False      # the cross's print is no learnt colour
+    ok = readable & ~unknown
+    conf = np.ones(NUM_CELLS)
+
+    # The mammoth: the cell showing most of its colour.
+    mam_share = np.where(ok, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
+    mammoth = int(np.argmax(mam_share)) if mam_share.max() >= MAMMOTH_SHARE else None
+    conf = np.minimum(conf, np.clip(np.abs(mam_share - MAMMOTH_SHARE) * 4, 0, 1))
+
+    cell_points = len(GRID)
+    dark_counts = counts[:, -1]
+    hunters: dict[str, int] = {}
+    traps: dict[int, str] = {}
+    for h, label in enumerate(labels):
+        look = looks[1 + h]
+        body = counts[:, 1 + h]
+        # Other pieces on the cell hide part of a trap under them.
+        cover = counts[:, 1:].sum(axis=1) - body
+        trap_line = max(TRAP_FACTOR * look.body, TRAP_CELL_SHARE * cell_points)
+        is_trap = ok & grass & (body + cover >= trap_line) & (body >= max(look.body, TRAP_CELL_SHARE * cell_points))
+        if mammoth is not None:
+            is_trap[mammoth] = False
+        for c in np.flatnonzero(is_trap):
+            traps[int(c)] = label
+        conf = np.minimum(conf, np.where(grass, np.clip(np.abs((body + cover) / trap_line - 1) * 3, 0, 1), 1.0))
+        share = np.where(ok & ~is_trap, body / max(look.body, 1.0), 0.0)
+        if mammoth is not None:
+            share[mammoth] = 0.0
+        if share.max() >= HUNTER_SHARE:
+            # The cell showing about his own size of his colour: more is a trap partly
+            # hidden, less a piece of the same colour seen on its edge.
+            fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), 0.0)
+            hunters[label] = int(np.argmax(fit))
+        elif look.dark >= 6 and is_trap.any():
+            # On his own trap: the trap's colour hides his body, not his dark part.
+            dshare = np.where(is_trap, dark_counts / look.dark, 0.0)
+            if dshare.max() >= DARK_SHARE:
+                hunters[label] = int(np.argmax(dshare))
+        conf = np.minimum(conf, np.clip(np.abs(share - HUNTER_SHARE) * 4, 0, 1))
+    return ChangeReading(mammoth, hunters, traps, unknown, conf)
