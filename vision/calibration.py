@@ -26,7 +26,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 
-from .changes import ChangeModel, learn_changes, sample_grid
+from .changes import ChangeModel, changed_counts, learn_changes, sample_grid
 from .colour import TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance, relit_gain, to_lab
 from .geometry import (BOARD_RADIUS, CARDS_AGREE, MARKER_IDS, BoardLocator, CellSampler, Geometry, learn_cards, mirror_frame,
                        refine_on_tiles)
@@ -400,25 +400,25 @@ def _reads_back(calibration: Calibration, frames, cells: dict) -> bool:
 
 
 #: A cell with at least this many moved probe points shows a change (see :func:`moved_between`).
-MOVED_POINTS = 8
+MOVED_POINTS = 20
 
 
 def change_probe(frame: np.ndarray, locator: BoardLocator | None = None) -> np.ndarray | None:
-    """The cells' probe points in Lab, compared by :func:`moved_between` (``None``: no board)."""
+    """The cells' dense grids (:func:`vision.changes.sample_grid`), compared by
+    :func:`moved_between` (``None``: no board)."""
     locator = locator or BoardLocator()
     g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
     if g is None:
         return None
-    return to_lab(CellSampler().sample(frame, g.homography, ("probe",))[0]["probe"])
+    return sample_grid(frame, g.homography)
 
 
 def moved_between(before: np.ndarray, after: np.ndarray) -> tuple[int, ...]:
-    """Cells whose probe points (:func:`change_probe`) changed: :data:`MOVED_POINTS` of them
-    by :data:`CHANGED_DISTANCE` or more, within 0.75 tile radii of the centre."""
-    from .geometry import ZONE_OFFSETS
-    change = lab_distance(after, before)
-    change[:, np.hypot(*ZONE_OFFSETS["probe"].T) > 0.75] = 0.0
-    return tuple(int(c) for c in np.flatnonzero((change > CHANGED_DISTANCE).sum(axis=1) >= MOVED_POINTS))
+    """Cells whose grids (:func:`change_probe`) changed: :data:`MOVED_POINTS` of their
+    points by :data:`vision.changes.CHANGED` or more, each cell's light now divided out
+    first (a lamp or the camera's exposure drifting between two setup steps is no piece)."""
+    counts = changed_counts(before, after)
+    return tuple(int(c) for c in np.flatnonzero(counts >= MOVED_POINTS))
 
 
 def _probe(frame, mirrored, locator, sampler, geometry) -> np.ndarray:

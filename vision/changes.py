@@ -51,11 +51,10 @@ CHANGED = 14.0
 #: A changed point belongs to a learnt colour within this distance (ΔE, lightness halved).
 MATCH = 28.0
 MATCH_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
-#: A changed point this much darker than the empty look, and this dark, is the
-#: piece's dark part (outline, shadow) rather than its body.
+#: A piece's dark part (outline, shadow) is this much darker (Lab L) than its body and
+#: than the tile under it.
 DARKER = 22.0
-DARK_L = 42.0
-DARK_CHROMA = 18.0
+
 #: A hunter shows at least this share of the body points learnt for him.
 HUNTER_SHARE = 0.35
 #: A trap: a player's colour over this many times his hunter's body, and over at
@@ -139,20 +138,59 @@ def relit_empty(empty: np.ndarray, grid: np.ndarray) -> np.ndarray:
     return np.clip(empty * ratio[:, None, :], 0, 1)
 
 
+def _neighbours() -> np.ndarray:
+    """(n, 9) each grid point and the grid points around it (itself where none)."""
+    index = {(int(round(x / GRID_STEP)), int(round(y / GRID_STEP))): i for i, (x, y) in enumerate(GRID)}
+    out = np.empty((len(GRID), 9), int)
+    for i, (x, y) in enumerate(GRID):
+        gx, gy = int(round(x / GRID_STEP)), int(round(y / GRID_STEP))
+        out[i] = [index.get((gx + dx, gy + dy), i) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    return out
+
+
+_NEIGHBOURS = _neighbours()
+
+
 def changed_points(grid_lab: np.ndarray, expected_lab: np.ndarray) -> np.ndarray:
-    """(37, n) ΔE of every grid point from the cell's empty look (relit)."""
-    return lab_distance(grid_lab, expected_lab, np.ones(3, np.float32))
+    """(37, n) ΔE of every grid point from the cell's empty look (relit) at that point
+    or one grid step around it: the board found again in each frame may sit a pixel
+    off, which at a print's sharp edge is no piece."""
+    around = expected_lab[:, _NEIGHBOURS, :]                                         # (37, n, 9, 3)
+    return lab_distance(grid_lab[:, :, None, :], around, np.ones(3, np.float32)).min(axis=2)
+
+
+def changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """(37,) how many grid points of each cell changed from ``before`` to ``after``
+    (:func:`sample_grid` of two frames), each cell's light now divided out first."""
+    return (changed_points(to_lab(after), to_lab(relit_empty(before, after))) > CHANGED).sum(axis=1)
 
 
 def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
-    """Split the moved points into the piece's body and its dark part (outline, shadow)."""
-    chroma = np.hypot(after_lab[..., 1], after_lab[..., 2])
-    dark = (moved & (after_lab[..., 0] < DARK_L) & (before_lab[..., 0] - after_lab[..., 0] > DARKER)
-            & (chroma < DARK_CHROMA))
-    body = moved & ~dark
-    if body.sum() < 0.3 * moved.sum():
-        # A near-black piece: its body is the dark colour itself.
-        return moved, np.zeros_like(moved)
+    """Split the moved points of a piece just put down into its body (the colour that
+    tells the player) and its dark part (an outline, a shadow). Of three colour
+    clusters, the body is the one at the piece's middle (a token's core, a pawn's head;
+    a highlight or a shadow lies to one side); the darkest, when it is not the body and
+    clearly darker than the tile under it, is the dark part."""
+    body = moved.copy()
+    dark = np.zeros_like(moved)
+    idx = np.flatnonzero(moved)
+    if idx.size < 15:
+        return body, dark
+    data = (after_lab[idx] * MATCH_WEIGHTS).astype(np.float32)
+    _, labels, centres = cv2.kmeans(data, 3, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
+                                    cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    pts = GRID[idx]
+    gap = np.hypot(*(pts - pts.mean(axis=0)).T)
+    inner = gap <= np.percentile(gap, 30)
+    core = int(np.bincount(labels[inner], minlength=3).argmax())
+    body = np.zeros_like(moved)
+    body[idx[labels == core]] = True
+    darkest = int(np.argmin(centres[:, 0]))
+    tile_l = float(np.median(before_lab[idx, 0]))
+    light_l = centres[:, 0] / MATCH_WEIGHTS[0]
+    if darkest != core and light_l[darkest] < min(tile_l, light_l[core]) - DARKER:
+        dark[idx[labels == darkest]] = True
     return body, dark
 
 
@@ -197,10 +235,16 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         if counts[cell] < 6:
             raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
         body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell])
-        colour, share, _ = _main_cluster(after[cell][body])
+        colour = np.median(after[cell][body], axis=0)
+        dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
+        # His size counted as the reader will count it (blended edges half in).
+        colours = np.stack([colour, dark_colour])[None]
+        label_of, strong, _ = match_points(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], colours)
+        seen = moved[cell] & strong[0]
         label = labels_at[index - 1]
-        hunters[label] = Look(tuple(float(v) for v in colour / gains[index][cell]), float(body.sum() * share),
-                              float(dark.sum()))
+        hunters[label] = Look(tuple(float(v) for v in colour / gains[index][cell]),
+                              float((seen & (label_of[0] == 0)).sum()),
+                              float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0)
         if dark.sum():
             darks.append(after[cell][dark] / gains[index][cell])
         cells[label] = cell

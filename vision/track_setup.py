@@ -148,20 +148,24 @@ class SetupLearner:
     def _feed_placement(self, frame, timestamp) -> bool:
         observation = self._reader.read(frame, timestamp)
         key = _placement_key(observation, self.calibration)
+        # The new piece's cell, whatever the reader makes of it: what changed since the
+        # last step, each cell's light divided out. A colour not learnt yet may read as
+        # unreadable in one camera frame and pass unnoticed in the next (sensor noise),
+        # a piece of a shape the kit's rings miss (a thin meeple, a pawn) may not show
+        # at all, and a light that drifted may hide a piece learnt before; what changed
+        # holds still. (Unless the board was nudged: many cells changed, and the
+        # reader's own reading is all there is.)
+        after = change_probe(frame, self._reader.locator)
+        moved = () if after is None or self._last_probe is None else moved_between(self._last_probe, after)
+        few = 0 < len(moved) <= MAX_NEW_TOKEN_CELLS + 1
+        if key is None and few and observation.board_found and len(observation.occluded_cells) <= MAX_NEW_TOKEN_CELLS:
+            key = ((), tuple(sorted(self._hunters_seen.items())))
         if key is None:
             # A hand or a moving token: whatever settles next is worth a new look.
             self._run_key, self._run = None, 0
             self._tried_keys.clear()
             return False
-        # The new piece's cell, whatever the reader makes of it: what changed since the
-        # last step. A colour not learnt yet may read as unreadable in one camera frame
-        # and pass unnoticed in the next (sensor noise), and a piece of a shape the kit's
-        # rings miss (a thin meeple, a pawn) may not show at all; what changed holds
-        # still. (Unless the board was nudged or the light drifted since: many cells
-        # changed, and the reader's own reading is all there is.)
-        after = change_probe(frame, self._reader.locator)
-        moved = () if after is None or self._last_probe is None else moved_between(self._last_probe, after)
-        if 0 < len(moved) <= MAX_NEW_TOKEN_CELLS + 1:
+        if few:
             key = (tuple(sorted(set(key[0]) | set(moved))), key[1])
         # Learning is tried once per settled board: a new colour close to a known one
         # may not show as unreadable, so a board that settled after a hand is tried too.
