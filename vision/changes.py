@@ -309,6 +309,69 @@ def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, c
     return label, (a >= 0.5) & (best < MATCH), best < MATCH
 
 
+def _bodies(counts: np.ndarray, looks: list[Look], colours: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """(37, K) points of each player's body colour per cell, explained: a player whose
+    colour is the pieces' dark one (a near-black set) also owns the dark points, less
+    the outlines and shadows of the other hunters standing there.
+
+    ``counts`` (37, K+2) strong points per colour (mammoth, players, dark), ``colours``
+    (37, K, 3) the players' colours under each cell's light, ``dark`` (37, 3) the dark's.
+    """
+    bodies = counts[:, 1:-1].copy()
+    near_dark = lab_distance(to_lab(colours), to_lab(dark)[:, None, :]) < MATCH / 2          # (37, K)
+    bodies += np.where(near_dark, counts[:, -1:], 0.0)
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    darks = np.array([look.dark for look in looks])
+    present = (counts[:, 1:-1] / sizes >= HUNTER_SHARE) & ~near_dark                          # chromatic ones
+    for k in range(len(looks)):
+        others = present.copy()
+        others[:, k] = False
+        hidden = (others * darks).sum(axis=1)
+        bodies[:, k] = np.where(near_dark[:, k], np.maximum(bodies[:, k] - hidden, 0.0), bodies[:, k])
+    return bodies
+
+
+def _traps(bodies, looks, labels, allowed, mammoth):
+    """``({cell: label}, confidence)``: a player's colour over far more of a cell than his
+    hunter covers is his trap (the pieces on it hide part of it), one trap a cell."""
+    cell_points = len(GRID)
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    line = np.maximum(TRAP_FACTOR * sizes, TRAP_CELL_SHARE * cell_points)                    # (K,)
+    total = bodies.sum(axis=1, keepdims=True)
+    candidate = allowed[:, None] & (total >= line) & (bodies >= np.maximum(sizes, TRAP_CELL_SHARE * cell_points))
+    if mammoth is not None:
+        candidate[mammoth] = False
+    traps = {}
+    for c in np.flatnonzero(candidate.any(axis=1)):
+        k = int(np.argmax(np.where(candidate[c], bodies[c], -1)))
+        traps[int(c)] = labels[k]
+    margin = np.abs(bodies / line - 1).min(axis=1)
+    return traps, np.where(allowed, np.clip(margin * 3, 0, 1), 1.0)
+
+
+def _hunters(bodies, dark_counts, looks, labels, ok, mammoth, traps):
+    """``({label: cell}, confidence)``: each hunter on the cell showing about his own
+    size of his colour (more is his trap, partly hidden; less a piece of that colour
+    seen on its edge); on his own trap, his dark part tells him."""
+    conf = np.ones(NUM_CELLS)
+    hunters = {}
+    for k, label in enumerate(labels):
+        look = looks[k]
+        own_trap = np.array([traps.get(c) == label for c in range(NUM_CELLS)])
+        share = np.where(ok & ~own_trap, bodies[:, k] / max(look.body, 1.0), 0.0)
+        if mammoth is not None:
+            share[mammoth] = 0.0
+        if share.max() >= HUNTER_SHARE:
+            fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), 0.0)
+            hunters[label] = int(np.argmax(fit))
+        elif look.dark >= 6 and own_trap.any():
+            dshare = np.where(own_trap, dark_counts / look.dark, 0.0)
+            if dshare.max() >= DARK_SHARE:
+                hunters[label] = int(np.argmax(dshare))
+        conf = np.minimum(conf, np.clip(np.abs(share - HUNTER_SHARE) * 4, 0, 1))
+    return hunters, conf
+
+
 @dataclass
 class ChangeReading:
     mammoth: int | None
@@ -349,34 +412,9 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     mammoth = int(np.argmax(mam_share)) if mam_share.max() >= MAMMOTH_SHARE else None
     conf = np.minimum(conf, np.clip(np.abs(mam_share - MAMMOTH_SHARE) * 4, 0, 1))
 
-    cell_points = len(GRID)
-    dark_counts = counts[:, -1]
-    hunters: dict[str, int] = {}
-    traps: dict[int, str] = {}
-    for h, label in enumerate(labels):
-        look = looks[1 + h]
-        body = counts[:, 1 + h]
-        # Other pieces on the cell hide part of a trap under them.
-        cover = counts[:, 1:].sum(axis=1) - body
-        trap_line = max(TRAP_FACTOR * look.body, TRAP_CELL_SHARE * cell_points)
-        is_trap = ok & grass & (body + cover >= trap_line) & (body >= max(look.body, TRAP_CELL_SHARE * cell_points))
-        if mammoth is not None:
-            is_trap[mammoth] = False
-        for c in np.flatnonzero(is_trap):
-            traps[int(c)] = label
-        conf = np.minimum(conf, np.where(grass, np.clip(np.abs((body + cover) / trap_line - 1) * 3, 0, 1), 1.0))
-        share = np.where(ok & ~is_trap, body / max(look.body, 1.0), 0.0)
-        if mammoth is not None:
-            share[mammoth] = 0.0
-        if share.max() >= HUNTER_SHARE:
-            # The cell showing about his own size of his colour: more is a trap partly
-            # hidden, less a piece of the same colour seen on its edge.
-            fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), 0.0)
-            hunters[label] = int(np.argmax(fit))
-        elif look.dark >= 6 and is_trap.any():
-            # On his own trap: the trap's colour hides his body, not his dark part.
-            dshare = np.where(is_trap, dark_counts / look.dark, 0.0)
-            if dshare.max() >= DARK_SHARE:
-                hunters[label] = int(np.argmax(dshare))
-        conf = np.minimum(conf, np.clip(np.abs(share - HUNTER_SHARE) * 4, 0, 1))
+    bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
+    traps, trap_conf = _traps(bodies, looks[1:], labels, ok & grass, mammoth)
+    conf = np.minimum(conf, trap_conf)
+    hunters, hunter_conf = _hunters(bodies, counts[:, -1], looks[1:], labels, ok, mammoth, traps)
+    conf = np.minimum(conf, hunter_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf)
