@@ -55,6 +55,9 @@ MATCH_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 #: than the tile under it.
 DARKER = 22.0
 
+#: A shadow keeps its tile's colour at this share of its brightness, within SHADOW_MATCH.
+SHADOW_SCALE = (0.25, 0.85)
+SHADOW_MATCH = 8.0
 #: A hunter shows at least this share of the body points learnt for him.
 HUNTER_SHARE = 0.35
 #: A trap: a player's colour over this many times his hunter's body, and over at
@@ -165,6 +168,22 @@ def changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return (changed_points(to_lab(after), to_lab(relit_empty(before, after))) > CHANGED).sum(axis=1)
 
 
+def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """(37, n) grid points that show their tile in a piece's shadow: the tile's own
+    colour, darker. A shadow tells nothing of whose piece cast it (on a dark tile a
+    shadow would pass for a near-black piece's body); a near-black piece is far darker.
+
+    >>> tile = np.full((NUM_CELLS, len(GRID), 3), [0.3, 0.6, 0.3], np.float32)
+    >>> seen = tile.copy(); seen[:, :2] *= 0.5; seen[:, 2:4] = 0.03
+    >>> shadowed(seen, to_lab(seen), tile)[0, :5].tolist()
+    [True, True, False, False, False]
+    """
+    scale = (grid * expected).sum(axis=2) / np.maximum((expected * expected).sum(axis=2), 1e-6)
+    dim = np.clip(expected * scale[..., None], 0, 1)
+    return (scale >= SHADOW_SCALE[0]) & (scale <= SHADOW_SCALE[1]) & (
+        lab_distance(grid_lab, to_lab(dim), np.ones(3, np.float32)) < SHADOW_MATCH)
+
+
 def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
     """Split the moved points of a piece just put down into its body (the colour that
     tells the player) and its dark part (an outline, a shadow). Of three colour
@@ -238,12 +257,13 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         colour = np.median(after[cell][body], axis=0)
         dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
         # His size counted as the reader will count it (blended edges half in).
-        colours = np.stack([colour, dark_colour])[None]
+        colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
         label_of, strong, _ = match_points(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], colours)
         seen = moved[cell] & strong[0]
+        shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1])[0]
         label = labels_at[index - 1]
         hunters[label] = Look(tuple(float(v) for v in colour / gains[index][cell]),
-                              float((seen & (label_of[0] == 0)).sum()),
+                              float((seen & (label_of[0] == 0) & ~shade).sum()),
                               float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0)
         if dark.sum():
             darks.append(after[cell][dark] / gains[index][cell])
@@ -400,7 +420,13 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)
     label, strong, matched = match_points(grid, grid_lab, expected, colours)
     n_k = len(looks) + 1
-    counts = np.stack([(moved & strong & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
+    # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
+    lit = moved & strong & ~shadowed(grid, grid_lab, expected)
+    counts = np.stack([(lit & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
+    # (The dark part and a near-black player's colour are one: both count as dark here.)
+    dark_like = np.append(lab_distance(to_lab(refl[1:-1]), to_lab(refl[-1])) < MATCH / 2, True)
+    dark_like = np.insert(dark_like, 0, False)
+    dark_counts = (moved & strong & dark_like[label]).sum(axis=1).astype(float)
     unknown_pts = (moved & ~matched).sum(axis=1)
     unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
     unknown[CENTRE] = False      # the cross's print is no learnt colour
@@ -415,6 +441,6 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
     traps, trap_conf = _traps(bodies, looks[1:], labels, ok & grass, mammoth)
     conf = np.minimum(conf, trap_conf)
-    hunters, hunter_conf = _hunters(bodies, counts[:, -1], looks[1:], labels, ok, mammoth, traps)
+    hunters, hunter_conf = _hunters(bodies, dark_counts, looks[1:], labels, ok, mammoth, traps)
     conf = np.minimum(conf, hunter_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf)
