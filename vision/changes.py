@@ -277,12 +277,14 @@ def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
     """Grid points the cross's print may cover: it is drawn in lines through the cell's
     centre, so the arms seen around the mammoth at setup tell where the rest lies.
 
-    >>> arm = np.flatnonzero((np.abs(GRID[:, 1]) < 0.01) & (np.abs(GRID[:, 0]) > 0.5))
+    >>> arm = np.flatnonzero((np.abs(GRID[:, 1] + 0.02) < 0.01) & (np.abs(GRID[:, 0] + 0.02) > 0.5))
     >>> lines = cross_lines(arm)
-    >>> bool(np.abs(GRID[list(lines), 1]).max() < 0.09), bool(GRID[list(lines), 0].min() < -0.7)
+    >>> bool(np.abs(GRID[list(lines), 1]).max() < 0.15), bool(GRID[list(lines), 0].min() < -0.7)
     (True, True)
     """
     # An arm seen on one side only is no line through the centre (a mammoth's tusk).
+    if len(print_points) == 0:
+        return ()
     seen = GRID[print_points]
     mirrored = np.hypot(*(seen[:, None, :] + seen[None, :, :]).transpose(2, 0, 1)).min(axis=1) <= GRID_STEP * 1.01
     far = [i for i, m in zip(print_points, mirrored) if m and _RADIUS[i] > 0.2]
