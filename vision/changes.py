@@ -134,7 +134,7 @@ def relit_empty(empty: np.ndarray, grid: np.ndarray) -> np.ndarray:
     points (most of which no piece covers) scales the reference, channel by channel.
 
     >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
-    >>> float(relit_empty(empty, empty * 0.8)[3, 0, 1].round(3))
+    >>> round(float(relit_empty(empty, empty * 0.8)[3, 0, 1]), 3)
     0.4
     """
     ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(empty[:, _OUTER], 0.02, None), axis=1)
