@@ -367,8 +367,15 @@ def _traps(bodies, looks, labels, allowed, mammoth):
     for c in np.flatnonzero(candidate.any(axis=1)):
         k = int(np.argmax(np.where(candidate[c], bodies[c], -1)))
         traps[int(c)] = labels[k]
-    margin = np.abs(bodies / line - 1).min(axis=1)
-    return traps, np.where(allowed, np.clip(margin * 3, 0, 1), 1.0)
+    # Each cell's confidence: how far its main colour is from the trap's lines.
+    k = bodies.argmax(axis=1)
+    top = bodies[np.arange(NUM_CELLS), k]
+    need = np.maximum(sizes, TRAP_CELL_SHARE * cell_points)[k]
+    over_line, over_need = total[:, 0] / line[k] - 1, top / need - 1
+    # Both met: the nearer one; one of them short: the one that fails more clearly.
+    margin = np.where((over_line >= 0) & (over_need >= 0), np.minimum(over_line, over_need),
+                      np.maximum(np.maximum(-over_line, 0), np.maximum(-over_need, 0)))
+    return traps, np.where(allowed & (top > 0), np.clip(margin * 3, 0, 1), 1.0)
 
 
 def _hunters(bodies, dark_counts, looks, labels, ok, mammoth, traps):
@@ -383,15 +390,35 @@ def _hunters(bodies, dark_counts, looks, labels, ok, mammoth, traps):
         share = np.where(ok & ~own_trap, bodies[:, k] / max(look.body, 1.0), 0.0)
         if mammoth is not None:
             share[mammoth] = 0.0
+        fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), share - 1.0)
         if share.max() >= HUNTER_SHARE:
-            fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), 0.0)
             hunters[label] = int(np.argmax(fit))
+            conf = _choice_confidence(conf, fit, 0.0)
         elif look.dark >= 6 and own_trap.any():
             dshare = np.where(own_trap, dark_counts / look.dark, 0.0)
             if dshare.max() >= DARK_SHARE:
                 hunters[label] = int(np.argmax(dshare))
-        conf = np.minimum(conf, np.clip(np.abs(share - HUNTER_SHARE) * 4, 0, 1))
+            conf = _choice_confidence(conf, dshare, DARK_SHARE)
+        else:
+            conf = _choice_confidence(conf, share, HUNTER_SHARE)
     return hunters, conf
+
+
+def _choice_confidence(conf: np.ndarray, score: np.ndarray, line: float) -> np.ndarray:
+    """Lower the confidence of the cells one piece was placed on, or not, by a score:
+    the best cell's margin over the line (taken or not) and over the runner-up.
+
+    >>> _choice_confidence(np.ones(NUM_CELLS), np.r_[0.9, 0.85, np.zeros(35)], 0.35)[:3].round(2).tolist()
+    [0.2, 0.2, 1.0]
+    """
+    order = np.argsort(-score)
+    best, second = score[order[0]], score[order[1]]
+    above = best >= line
+    margin = min(abs(best - line), best - second) if above else line - best
+    out = conf.copy()
+    for cell in (order[:2] if above else order[:1]):
+        out[cell] = min(out[cell], float(np.clip(margin * 4, 0, 1)))
+    return out
 
 
 @dataclass
@@ -438,7 +465,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     # The mammoth: the cell showing most of its colour.
     mam_share = np.where(ok, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
     mammoth = int(np.argmax(mam_share)) if mam_share.max() >= MAMMOTH_SHARE else None
-    conf = np.minimum(conf, np.clip(np.abs(mam_share - MAMMOTH_SHARE) * 4, 0, 1))
+    conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
     traps, trap_conf = _traps(bodies, looks[1:], labels, ok & grass, mammoth)
