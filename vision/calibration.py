@@ -362,6 +362,11 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     return calibration
 
 
+#: Read every set by its changes when they read its setup back (else the kit's or the
+#: figures' model, when those do).
+PREFER_CHANGES = True
+
+
 def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) -> Calibration:
     """The calibration read by what changes on each cell (:mod:`vision.changes`) when
     the kit's or the figures' model does not read the setup frames back as they are
@@ -375,7 +380,7 @@ def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) 
         if forced:
             raise CalibrationError(str(exc)) from None
         return calibration
-    if not forced and _reads_back(calibration, frames, cells):
+    if not forced and not PREFER_CHANGES and _reads_back(calibration, frames, cells):
         return calibration
     changed = replace(calibration, pieces="changes", mammoth_kind="kit", changes=model,
                       hunters={k: look.colour for k, look in model.hunters.items()},

@@ -62,8 +62,10 @@ SHADOW_MATCH = 8.0
 HUNTER_SHARE = 0.35
 #: A trap: a player's colour over this many times his hunter's body, and over at
 #: least TRAP_CELL_SHARE of the cell.
-TRAP_FACTOR = 1.7
+TRAP_FACTOR = 1.45
 TRAP_CELL_SHARE = 0.08
+#: ... or, with another hunter standing on it, this many times his hunter's body.
+HIDDEN_TRAP = 1.15
 #: On his own trap, a hunter shows this share of the dark points learnt with him.
 DARK_SHARE = 0.4
 #: The mammoth shows at least this share of the points it covers on the cross.
@@ -72,6 +74,10 @@ MAMMOTH_SHARE = 0.35
 #: die, a piece not learnt yet).
 UNKNOWN_POINTS = 14
 UNKNOWN_SHARE = 0.5
+#: The tile ring (beyond this radius) has changed from the empty board when this share
+#: of its points shows no learnt piece.
+RING_RADIUS = 0.66
+RING_CHANGED = 0.06
 
 
 @dataclass
@@ -360,7 +366,13 @@ def _traps(bodies, looks, labels, allowed, mammoth):
     sizes = np.array([max(look.body, 1.0) for look in looks])
     line = np.maximum(TRAP_FACTOR * sizes, TRAP_CELL_SHARE * cell_points)                    # (K,)
     total = bodies.sum(axis=1, keepdims=True)
-    candidate = allowed[:, None] & (total >= line) & (bodies >= np.maximum(sizes, TRAP_CELL_SHARE * cell_points))
+    need = np.maximum(sizes, TRAP_CELL_SHARE * cell_points)
+    # Big enough alone, or partly hidden under another hunter and still more than a
+    # hunter of that colour shows (hunters side by side are no trap).
+    present = bodies >= 0.5 * sizes
+    others = present.sum(axis=1, keepdims=True) - present > 0
+    candidate = allowed[:, None] & ((bodies >= line) | (
+        others & (total >= line) & (bodies >= np.maximum(HIDDEN_TRAP * sizes, TRAP_CELL_SHARE * cell_points))))
     if mammoth is not None:
         candidate[mammoth] = False
     traps = {}
@@ -388,8 +400,6 @@ def _hunters(bodies, dark_counts, looks, labels, ok, mammoth, traps):
         look = looks[k]
         own_trap = np.array([traps.get(c) == label for c in range(NUM_CELLS)])
         share = np.where(ok & ~own_trap, bodies[:, k] / max(look.body, 1.0), 0.0)
-        if mammoth is not None:
-            share[mammoth] = 0.0
         fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), share - 1.0)
         if share.max() >= HUNTER_SHARE:
             hunters[label] = int(np.argmax(fit))
@@ -428,6 +438,7 @@ class ChangeReading:
     traps: dict[int, str]
     unknown: np.ndarray        # (37,) cells with changes of no learnt colour
     confidence: np.ndarray     # (37,) 0..1
+    ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
 
 
 def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readable: np.ndarray,
@@ -459,6 +470,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     unknown_pts = (moved & ~matched).sum(axis=1)
     unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
     unknown[CENTRE] = False      # the cross's print is no learnt colour
+    # The tile ring unlike the tile's class colour (a lamp's hotspot, a print's stain)
+    # hides nothing while it looks as it did on the empty board.
+    ring = _RADIUS > RING_RADIUS
+    ring_changed = (moved[:, ring] & ~strong[:, ring]).mean(axis=1) > RING_CHANGED
     ok = readable & ~unknown
     conf = np.ones(NUM_CELLS)
 
@@ -472,4 +487,4 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     conf = np.minimum(conf, trap_conf)
     hunters, hunter_conf = _hunters(bodies, dark_counts, looks[1:], labels, ok, mammoth, traps)
     conf = np.minimum(conf, hunter_conf)
-    return ChangeReading(mammoth, hunters, traps, unknown, conf)
+    return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)

@@ -299,7 +299,7 @@ class BoardReader:
         self._glare, self._light_level = light.glare, light.level
         if self.calibration.pieces == "changes":
             return self._read_changes(frame, homography, timestamp, fresh, tiles.classes, tiles.confidence,
-                                      light.occluded, light.gain)
+                                      light.occluded, light.gain, inside)
         return self._read_tokens(frame, homography, first, tiles, light, fresh, timestamp)
 
     def locate(self, frame: np.ndarray):
@@ -522,12 +522,17 @@ class BoardReader:
                 traps[int(c)] = label
         return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf)
 
-    def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, occluded, gain) -> Observation:
+    def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, occluded, gain,
+                      inside) -> Observation:
         """Pieces as what they change on each cell's empty look (:mod:`vision.changes`)."""
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         seen = read_changes(self.calibration.changes, grid, gain, ~occluded, grass, self.labels)
-        occluded = occluded | seen.unknown
+        # Each cell's own empty look tells better than its tile class whether it is covered.
+        occluded = (occluded & seen.ring_changed) | ~inside | seen.unknown
+        if (occluded & ~seen.unknown).any() and not occluded.all():
+            seen = read_changes(self.calibration.changes, grid, gain, ~occluded, grass, self.labels)
+            occluded = occluded | seen.unknown
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,
                                         seen.traps, cell_conf)
