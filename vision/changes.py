@@ -70,6 +70,9 @@ HIDDEN_TRAP = 1.15
 DARK_SHARE = 0.4
 #: The mammoth shows at least this share of the points it covers on the cross.
 MAMMOTH_SHARE = 0.35
+#: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
+MAMMOTH_FAINT = 0.1
+MAMMOTH_CLEAR = 2.5
 #: Changed points of no learnt colour: this many make the cell unreadable (a hand, a
 #: die, a piece not learnt yet).
 UNKNOWN_POINTS = 14
@@ -479,8 +482,13 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
 
     # The mammoth: the cell showing most of its colour.
     mam_share = np.where(ok, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
-    mammoth = int(np.argmax(mam_share)) if mam_share.max() >= MAMMOTH_SHARE else None
-    conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE)
+    order = np.argsort(-mam_share)
+    best, second = mam_share[order[0]], mam_share[order[1]]
+    # The mammoth never leaves the board: a standing figure shaded unlike at setup (a
+    # lamp beside it) shows less of its colour, but still far more than anywhere else.
+    clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
+    mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
+    conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
     traps, trap_conf = _traps(bodies, looks[1:], labels, ok & grass, mammoth)
