@@ -362,9 +362,10 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     return calibration
 
 
-#: Read every set by its changes when they read its setup back (else the kit's or the
-#: figures' model, when those do).
-PREFER_CHANGES = True
+#: Read every set by its changes when they read its setup back, even when the kit's or
+#: the figures' model does too (off: on the rendered kit benches the kit's model, which
+#: knows outlines, stacks and tokens side by side, reads more boards right).
+PREFER_CHANGES = False
 
 
 def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) -> Calibration:
