@@ -89,3 +89,33 @@ def run_samples_bench(root: Path | str = DEFAULT_SAMPLES) -> dict:
             "samples_failed_frames": wrong, "samples_games": len(games),
             "samples_games_tracked_exactly": sum(exact for exact, _ in tracked),
             "samples_games_false_commits": sum(fc for _, fc in tracked)}
+
+
+#: Seeds of the second generator's tables and games read by the bench: never looked at
+#: while the reader was written (it was tuned on sim.render and the shared samples).
+CROSS_SEED = 7_000_000
+
+
+def run_cross_generator_bench(tables: int = 50, games: int = 8, seed: int = CROSS_SEED) -> dict:
+    """The reader tuned on the team's renderer (``sim.render``) measured on the second,
+    independent one (``sim.flatart``): ``tables`` tables of four positions each (200
+    frames by default) and ``games`` whole games, written to a temporary folder and read
+    exactly like the shared samples."""
+    import tempfile
+
+    from .flatart import generate_game, generate_table, write_game, write_table
+
+    with tempfile.TemporaryDirectory() as out:
+        for i in range(tables):
+            write_table(generate_table(seed + i), out)
+        for i in range(games):
+            write_game(generate_game(seed + 500_000 + i), out)
+        frames, right, wrong = read_tables(Path(out))
+        tracked = [game_tracked(g) for g in sorted(Path(out).glob("game-*"))]
+    return {"cross_generator": "tuned on sim.render, measured on sim.flatart",
+            "cross_generator_frames": frames,
+            "cross_generator_frames_correct": round(right / max(frames, 1), 4),
+            "cross_generator_failed_frames": wrong[:20],
+            "cross_generator_games": len(tracked),
+            "cross_generator_games_tracked": round(sum(e for e, _ in tracked) / max(len(tracked), 1), 4),
+            "cross_generator_games_false_commits": sum(fc for _, fc in tracked)}
