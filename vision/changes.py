@@ -167,8 +167,13 @@ def changed_points(grid_lab: np.ndarray, expected_lab: np.ndarray) -> np.ndarray
     """(37, n) ΔE of every grid point from the cell's empty look (relit) at that point
     or one grid step around it: the board found again in each frame may sit a pixel
     off, which at a print's sharp edge is no piece."""
-    around = expected_lab[:, _NEIGHBOURS, :]                                         # (37, n, 9, 3)
-    return lab_distance(grid_lab[:, :, None, :], around, np.ones(3, np.float32)).min(axis=2)
+    change = lab_distance(grid_lab, expected_lab, np.ones(3, np.float32))
+    cells, points = np.nonzero(change > CHANGED)      # only those can be a pixel off
+    if cells.size:
+        around = expected_lab[cells[:, None], _NEIGHBOURS[points]]                    # (m, 9, 3)
+        change[cells, points] = lab_distance(grid_lab[cells, points][:, None, :], around,
+                                             np.ones(3, np.float32)).min(axis=1)
+    return change
 
 
 def changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -328,7 +333,8 @@ def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, c
     the nearest colour's index, whether the mix is mostly that colour (a >= 0.5), and
     whether any mix explains the point (within :data:`MATCH`)."""
     t = expected[:, :, None, :]                                                      # (37, n, 1, 3)
-    c = colours[:, None, :, :]                                                       # (37, 1, K, 3)
+    # (37, 1, K, 3): each cell's colours; or already one set per point, (37, n, K, 3).
+    c = colours[:, None, :, :] if colours.ndim == 3 else colours
     span = c - t
     alpha = np.clip(((grid[:, :, None, :] - t) * span).sum(axis=3) / np.maximum((span * span).sum(axis=3), 1e-4),
                     0, 1)                                                            # (37, n, K)
@@ -461,7 +467,15 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     looks = [model.mammoth] + [model.hunters[k] for k in labels]
     refl = np.array([look.colour for look in looks] + [model.dark])                 # (K+2, 3)
     colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)
-    label, strong, matched = match_points(grid, grid_lab, expected, colours)
+    # Only the points that changed need matching (most cells show their empty look).
+    cells, points = np.nonzero(moved)
+    label = np.zeros(moved.shape, int)
+    strong = np.zeros(moved.shape, bool)
+    matched = np.zeros(moved.shape, bool)
+    if cells.size:
+        sub = match_points(grid[cells, points][None], grid_lab[cells, points][None], expected[cells, points][None],
+                           colours[cells][None])
+        label[cells, points], strong[cells, points], matched[cells, points] = (part[0] for part in sub)
     n_k = len(looks) + 1
     # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
     lit = moved & strong & ~shadowed(grid, grid_lab, expected)
