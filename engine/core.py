@@ -14,6 +14,7 @@ from enum import Enum
 from rulekit.errors import MalformedRequest, RuleError
 from rulekit.players import PLAYER_ID
 
+from .events import Event
 from .hexgrid import NUM_CELLS
 
 
@@ -76,10 +77,6 @@ class Position:
         return hash((self.tiles, self.mammoth, self.players, tuple(sorted(self.hunters.items())),
                      tuple(sorted(self.traps.items())), self.to_move, self.eliminated))
 
-    def hunters_at(self, cell: int) -> list[str]:
-        """Names of the hunters standing on ``cell``, in seating order."""
-        return [p for p in self.players if self.hunters.get(p) == cell]
-
     def traps_of(self, player: str) -> int:
         return sum(1 for owner in self.traps.values() if owner == player)
 
@@ -130,7 +127,7 @@ class FleeRequest:
 @dataclass
 class Outcome:
     position: Position
-    events: list[dict] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     winner: str | None = None
     needs: FleeRequest | None = None
     consumed_choices: int = 0

@@ -167,10 +167,6 @@ def ray(cell: int, direction: int, length: int) -> tuple[int, ...]:
     return RAYS[cell][direction][:length]
 
 
-def opposite(direction: int) -> int:
-    return (direction + 3) % 6
-
-
 SQRT3 = math.sqrt(3.0)
 
 
@@ -187,12 +183,3 @@ def pixel_of(cell: int, size: float = 1.0) -> tuple[float, float]:
     """
     q, r = CELLS[cell]
     return (size * SQRT3 * (q + r / 2.0), size * 1.5 * r)
-
-
-def hex_corners(cell: int, size: float = 1.0) -> tuple[tuple[float, float], ...]:
-    """The six corners of a pointy-top hexagon, clockwise from the top corner."""
-    cx, cy = pixel_of(cell, size)
-    return tuple(
-        (cx + size * math.cos(math.radians(-90 + 60 * i)), cy + size * math.sin(math.radians(-90 + 60 * i)))
-        for i in range(6)
-    )

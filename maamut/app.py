@@ -6,7 +6,7 @@ journal), the page (:func:`companion_web.create_app`, built whole in one call, w
 Mammut's blueprint and its guard), the LEDs (:func:`firmware_bridge.backend_choice.open_leds`,
 :class:`firmware_bridge.director.LedDirector`, :class:`firmware_bridge.mirror.LedMirror`),
 the buttons (:func:`firmware_bridge.buttons.open_buttons`) and the AI seats
-(:class:`ai.seats.AiSeats`). ``maamut serve`` adds the camera loop (:mod:`maamut.serve`);
+(:class:`ai.seats.AiSeats`). ``maamut serve`` adds the camera loop (:mod:`vision.camera_loop`);
 ``maamut demo`` (which the simulation plugs in) runs the same camera loop on a
 simulated camera watching simulated players.
 """
@@ -14,7 +14,6 @@ simulated camera watching simulated players.
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import threading
 
@@ -113,8 +112,6 @@ class Companion:
 
         settings = {"REFEREE_PIN": str(self.cfg.web["pin"])} if self.cfg.web.get("pin") else {}
         settings.update(web_config or {})
-        from .serve import CameraQuestionDesk
-
         mammut = mammut_mode(self.cfg.path("var/mammut-game.jsonl"))
         return create_app(settings, session=self.table, hub=self.hub, hints=hints_for_page, ai_seats=self.ai_seats,
                           camera_relearn=self.request_relearn, camera_questions=CameraQuestionDesk(self),
@@ -150,6 +147,33 @@ class Companion:
         if jpeg is not None:
             self.hub.publish_frame(jpeg, cell_confidences(observation), light=light)
 
+    def show_question(self, question: dict | None) -> None:
+        """The camera's question about an unsure cell (``None``: no longer asked) to the
+        referee's page, in the live state (:mod:`companion_web.camera_questions`)."""
+        self.hub.update(camera_question=question)
+
+    def camera_loop(self, spec: str, stop: threading.Event, required: int = 5):
+        """The camera loop reading ``spec`` for this table (not started): its frames go to
+        the page, its words to the console, and the *done* button asks it first."""
+        from vision.camera_loop import CameraLoop
+
+        path = self.cfg.path(self.cfg.camera.get("calibration", "var/calibration.json"))
+        self.camera = CameraLoop(self.table, spec, stop, calibration_path=path, show=self.show_camera, tell=say,
+                                 required=required, ask=self.show_question)
+        return self.camera
+
+    def start_camera(self, stop: threading.Event, required: int = 5):
+        """The configured camera's loop, started, or ``None`` when no camera opens."""
+        from vision.camera_loop import first_working_source
+
+        spec = first_working_source(str(self.cfg.camera.get("source", "auto")))
+        if spec is None:
+            return None
+        say(f"camera: {spec}")
+        loop = self.camera_loop(spec, stop, required)
+        loop.start()
+        return loop
+
     def request_relearn(self) -> None:
         """The referee page's *re-learn the light*; ``LookupError`` when no camera follows."""
         if self.camera is None:
@@ -184,16 +208,37 @@ class Companion:
         self.table.close()
 
 
+class CameraQuestionDesk:
+    """The page's side of the camera's questions (``create_app(camera_questions=...)``):
+    whichever camera loop follows the table's game; ``LookupError`` when none does."""
+
+    def __init__(self, companion: Companion):
+        self.companion = companion
+
+    def _camera(self):
+        if self.companion.camera is None:
+            raise LookupError("no camera follows the game on this table")
+        return self.companion.camera
+
+    def crop(self, question_id: int) -> bytes | None:
+        return self._camera().question_crop(question_id)
+
+    def answer(self, question_id: int, option: int) -> dict:
+        return self._camera().answer_question(question_id, option)
+
+
 def mammut_mode(journal_path: str) -> GameMode | None:
     """The companion's second game, Mammut (K. A. Østby), on ``/mammut/``, its game kept in
     ``journal_path``; its page changes the game only with the referee's authority, as
     Mâamut's does (:mod:`companion_web.games`). ``None`` when it is not installed."""
     try:
-        from ostby_mammut.web import EXTENSION, Table, bp
+        from ostby_mammut.web import EXTENSION, MammutSession, bp
     except ImportError as exc:  # the Mâamut companion runs without it
         log.warning("Mammut mode unavailable: %s", exc)
         return None
-    return GameMode("Mammut", bp, {EXTENSION: Table(journal_path)})
+    table = MammutSession(journal_path)
+    # ``live``: every device at the table follows the game, as on Mâamut's pages.
+    return GameMode("Mammut", bp, {EXTENSION: table}, live=table)
 
 
 def seats_of(cfg: Config) -> list[dict]:
@@ -209,6 +254,3 @@ def wait_forever(stop: threading.Event) -> None:
     except KeyboardInterrupt:
         stop.set()
 
-
-def ensure_folder(path: str) -> None:
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)

@@ -1,8 +1,8 @@
 """Rule ids of Mammut, the sections they come from, and our own paraphrase of each.
 
 Every event, scoring line and error names one of these ids in its ``rule`` field.
-``section`` cites the French rulebook (``/work/shared/rules/003_b29eee78fe241c5f.txt``,
-the only text we have, which wins) and, for the gaps it leaves, our rulings in
+``section`` cites the French rulebook of Mammut (its section titles in «»; the only
+text we have, which wins) and, for the gaps it leaves, our rulings in
 ``docs/rulings-mammut.md``. The texts are paraphrases written for this product,
 never the publisher's sentences.
 

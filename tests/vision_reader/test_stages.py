@@ -14,6 +14,7 @@ from engine.hexgrid import CENTRE, NUM_CELLS, cell_name, parse_cell
 from vision.calibration import Calibration, learn
 from vision.changes import GRID, ChangeModel, Look, read_changes, relit_empty, sample_grid
 from vision.colour import TILE_CLASSES
+from vision.geometry import CELL_CENTRES, project
 from vision.observation import Observation
 from vision.reader import BoardReader, observation_to_json
 from vision.stability import unclean_reason
@@ -75,7 +76,7 @@ def test_light_follows_a_lamp_colour_and_finds_a_hand(table):
     assert np.allclose(ratio, [1.0, 0.9, 0.8], atol=0.04)      # RGB
     assert not after.occluded.any()
     hand = frame.copy()
-    centre = geometry.cell_centres_image()[parse_cell("0,0")].astype(int)
+    centre = project(geometry.homography, CELL_CENTRES)[parse_cell("0,0")].astype(int)
     cv2.circle(hand, tuple(int(v) for v in centre), 60, (120, 140, 190), -1)
     _, first_hand, inside_hand = reader.locate(hand)
     covered = reader.light(first_hand, inside_hand, reader.tiles(first_hand)).occluded

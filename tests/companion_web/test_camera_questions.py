@@ -18,7 +18,6 @@ import pytest
 from engine.hexgrid import parse_cell
 from maamut.app import Companion
 from maamut.config import Config
-from maamut.serve import CameraLoop
 from vision.questions import Contents, cell_crop_jpeg
 from tests.vision_tracker.test_tracker import board, layout
 from web_fixtures import BROWSER_TESTS, PIN, expect, shot
@@ -44,7 +43,7 @@ class Table:
 
     def __init__(self, tmp_path):
         self.companion = _companion(tmp_path)
-        self.loop = CameraLoop(self.companion, "none", threading.Event(), required=3)
+        self.loop = self.companion.camera_loop("none", threading.Event(), required=3)
         self.tracker = self.loop.tracker
         self.time = 0.0
         self.tracker.observe(board(tiles=layout()))
