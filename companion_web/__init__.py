@@ -44,15 +44,16 @@ log = logging.getLogger(__name__)
 
 
 def create_app(config: Mapping | object | None = None, *, session=None, hub: GameHub | None = None,
-               hints=None, ai_seats=None, camera_relearn=None, camera_questions=None, games: Iterable[GameMode] = ()) -> Flask:
+               hints=None, ai_seats=None, camera_relearn=None, camera_questions=None,
+               games: Iterable[GameMode] = ()) -> Flask:
     """The whole page around the table's one live game, built in one go.
 
     ``config`` overlays :class:`WebConfig` (settings only: a key it does not declare is a
     ``ValueError``). The live objects go into ``app.extensions``: ``session`` (a
     :class:`session.TableSession`; ``None``: an in-memory game with simulated cards),
     ``hub`` (``None``: a fresh :class:`GameHub`), ``hints`` and ``ai_seats`` (the AI, see
-    :mod:`companion_web.hints`), ``camera_relearn`` (see :mod:`companion_web.camera`), ``camera_questions`` (see
-    :mod:`companion_web.camera_questions`), and
+    :mod:`companion_web.hints`), ``camera_relearn`` (see :mod:`companion_web.camera`),
+    ``camera_questions`` (see :mod:`companion_web.camera_questions`), and
     ``games``, other games' blueprints with their guards (:mod:`companion_web.games`).
     """
     app = Flask(__name__)
