@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 
@@ -25,7 +24,7 @@ def register_bench(bench_targets) -> None:
     p.set_defaults(handler=_bench)
 
 
-def _bench(args) -> int:
+def _bench(args) -> dict | int:
     from .bench import opponent_source, run_ai_bench
     from .search import Level
 
@@ -55,9 +54,4 @@ def _bench(args) -> int:
             "4_players_vs_random": run_ai_bench(args.extra_games, 4, level, "random", args.seed,
                                                 progress=progress("vs random")),
         }
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        for key, value in figures.items():
-            print(f"{key:>16}: {value}")
-    return 0
+    return figures

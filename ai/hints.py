@@ -16,12 +16,13 @@ import random
 from engine.cards import CARD_VALUES
 from engine.core import HAND_SIZE
 from engine.jsonio import action_to_json
+from engine.variants import DEFAULT, Variants
 
-from .search import LEVELS, Level, Observation, SearchPlayer
+from .search import LEVELS, Level, InfoSetObservation, SearchPlayer
 
 
 def hints(position, player: str, hand=None, discard=(), iterations: int = 800, time_ms: float = 1500,
-          seed=None) -> list[dict]:
+          seed=None, variants: Variants = DEFAULT) -> list[dict]:
     """Each legal action of ``player`` (who must be to move) with its win chance, best first.
 
     ``hand``: the player's cards when known (``None``: any card value may be played, as
@@ -33,7 +34,7 @@ def hints(position, player: str, hand=None, discard=(), iterations: int = 800, t
     if hand is None:
         hand = CARD_VALUES
     sizes = tuple((p, HAND_SIZE if p in position.hunters else 0) for p in position.players if p != player)
-    obs = Observation(position.with_(hands=None), player, tuple(hand), tuple(discard), sizes)
+    obs = InfoSetObservation(position.with_(hands=None), player, tuple(hand), tuple(discard), sizes, variants)
     ai = SearchPlayer(Level(iterations=iterations, time_ms=time_ms), random.Random(seed))
     decision = ai.decide(obs)
     return [{"action": action_to_json(row["action"]), "notation": row["notation"],

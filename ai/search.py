@@ -1,6 +1,6 @@
 """The search player: information-set Monte-Carlo tree search over the playout kernel.
 
-What the AI knows is an :class:`Observation`: the public position (hunters, traps,
+What the AI knows is an :class:`InfoSetObservation`: the public position (hunters, traps,
 mammoth, who is out), its own hand, the face-up discard pile and how many cards the
 others hold. Every iteration samples one *determinisation* consistent with it (the
 unseen cards dealt at random to the other hands and the draw pile), walks a single
@@ -34,8 +34,9 @@ from engine.cards import COMPOSITION
 from engine.core import HAND_SIZE
 from engine.notation import turn_to_text
 from engine.rules import apply_action, legal_actions
+from engine.variants import DEFAULT, Variants
 
-from .fast import MAMMOTH_WINS, NO_WINNER, PASS0, PLACE, REMOVE, FastState, action_of, code_of
+from engine.fastplay import NO_WINNER, PLACE, REMOVE, PlayoutState, code_of
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ LEVELS = {
 
 
 @dataclass(frozen=True)
-class Observation:
+class InfoSetObservation:
     """What one player may know: nothing here depends on the others' hidden cards."""
 
     position: object          # engine.Position with hands=None
@@ -65,9 +66,10 @@ class Observation:
     hand: tuple               # my cards (values)
     discard: tuple = ()       # face-up discard pile since the last reshuffle
     hand_sizes: tuple = ()    # (player, cards in hand) of the others
+    variants: Variants = DEFAULT  # the table's rules, which the search plays too
 
 
-def observe(game, me: str, hand=None) -> Observation:
+def observe(game, me: str, hand=None) -> InfoSetObservation:
     """The observation of ``me`` in a :class:`engine.game.Game`.
 
     With a dealt game the hand comes from the game and the discard pile is the deck's
@@ -83,7 +85,7 @@ def observe(game, me: str, hand=None) -> Observation:
     else:
         sizes = tuple((p, HAND_SIZE if p in pos.hunters else 0) for p in pos.players if p != me)
         discard = public_discards(game)
-    return Observation(pos.with_(hands=None), me, tuple(hand or ()), discard, sizes)
+    return InfoSetObservation(pos.with_(hands=None), me, tuple(hand or ()), discard, sizes, game.variants)
 
 
 def public_discards(game) -> tuple:
@@ -138,7 +140,7 @@ def public_discards(game) -> tuple:
     return tuple(known)
 
 
-def determinise(obs: Observation, rng: random.Random) -> FastState:
+def determinise(obs: InfoSetObservation, rng: random.Random) -> PlayoutState:
     """One deal of the unseen cards consistent with ``obs`` (the player to move may be anyone)."""
     pool = Counter(COMPOSITION)
     pool.subtract(obs.hand)
@@ -149,10 +151,10 @@ def determinise(obs: Observation, rng: random.Random) -> FastState:
     for player, size in obs.hand_sizes:
         if player in obs.position.hunters:
             hands[player], unseen = unseen[:size], unseen[size:]
-    return FastState.from_position(obs.position, hands, unseen, obs.discard, rng)
+    return PlayoutState.from_position(obs.position, hands, unseen, obs.discard, rng, variants=obs.variants)
 
 
-def rollout_move(state: FastState, rng: random.Random) -> int:
+def rollout_move(state: PlayoutState, rng: random.Random) -> int:
     """The playout policy (see the module docstring)."""
     me = state.me
     safe = []
@@ -172,7 +174,7 @@ def rollout_move(state: FastState, rng: random.Random) -> int:
     return rng.choice(safe)
 
 
-def rollout(state: FastState, rng: random.Random, turns: int) -> int:
+def rollout(state: PlayoutState, rng: random.Random, turns: int) -> int:
     limit = state.turns + turns
     while state.winner == NO_WINNER and state.turns < limit:
         state.play(rollout_move(state, rng))
@@ -228,13 +230,13 @@ class SearchPlayer:
         return start, more
 
     # -- turns ---------------------------------------------------------------------
-    def decide(self, obs: Observation) -> Decision:
+    def decide(self, obs: InfoSetObservation) -> Decision:
         """Choose the turn of ``obs.me`` (who must be the player to move)."""
         pos = obs.position
         if pos.to_move != obs.me:
             raise ValueError(f"it is {pos.to_move}'s turn, not {obs.me}'s")
         real = pos.with_(hands={obs.me: obs.hand})
-        legal = {code_of(a): a for a in legal_actions(real)}
+        legal = {code_of(a): a for a in legal_actions(real, obs.variants)}
         if not legal:
             raise ValueError("no legal action: the game is over")
         rng = self.rng
@@ -270,7 +272,7 @@ class SearchPlayer:
         analysis.sort(key=lambda a: -1 if a["win_chance"] is None else a["win_chance"], reverse=True)
         return Decision(legal[chosen], (), done, elapsed, self.level.time_ms, analysis)
 
-    def _iterate(self, root: _Node, state: FastState, rng, c_explore: float, rollout_turns: int) -> None:
+    def _iterate(self, root: _Node, state: PlayoutState, rng, c_explore: float, rollout_turns: int) -> None:
         node = root
         path = []
         while state.winner == NO_WINNER:
@@ -303,7 +305,7 @@ class SearchPlayer:
                 n.wins += 1.0
 
     # -- flee choices ----------------------------------------------------------------
-    def choose_flee(self, obs: Observation, action, choices, needs) -> tuple[int, dict]:
+    def choose_flee(self, obs: InfoSetObservation, action, choices, needs) -> tuple[int, dict]:
         """Where the frightened hunter ``needs.hunter`` (ours) flees, with each option's
         estimated win chance. ``obs`` is our view *before* ``action`` was played;
         ``choices`` the flee choices already made for it."""
@@ -320,11 +322,13 @@ class SearchPlayer:
             option = options[done % len(options)]
             done += 1
             tries[option] += 1
-            outcome = _complete(obs.position, action, tuple(choices) + ((needs.hunter, option),), rng)
+            outcome = _complete(obs.position, action, tuple(choices) + ((needs.hunter, option),), rng,
+                                obs.variants)
             if outcome.winner is not None:
                 wins[option] += 1 if outcome.winner == obs.me else 0
                 continue
-            after = Observation(outcome.position, obs.me, obs.hand, obs.discard, obs.hand_sizes)
+            after = InfoSetObservation(outcome.position, obs.me, obs.hand, obs.discard, obs.hand_sizes,
+                                       obs.variants)
             state = determinise(after, rng)
             # the mover spent a card: one of his cards in this deal stands for the one he drew
             if rollout(state, rng, self.level.rollout_turns) == me_seat:
@@ -334,14 +338,14 @@ class SearchPlayer:
         return best, chances
 
 
-def _complete(position, action, choices, rng):
+def _complete(position, action, choices, rng, variants: Variants):
     """Resolve ``action`` with ``choices``, further flee choices at random (hands unknown)."""
     pos = position.with_(hands=None)
     while True:
-        outcome = apply_action(pos, action, choices)
+        outcome = apply_action(pos, action, choices, variants)
         if outcome.needs is None:
             return outcome
         choices = choices + ((outcome.needs.hunter, rng.choice(outcome.needs.options)),)
 
 
-__all__ = ["Decision", "LEVELS", "Level", "Observation", "SearchPlayer", "determinise", "observe"]
+__all__ = ["Decision", "LEVELS", "Level", "InfoSetObservation", "SearchPlayer", "determinise", "observe"]

@@ -39,8 +39,9 @@ import engine
 from engine.cards import CARD_VALUES
 from engine.core import HAND_SIZE
 from engine.hexgrid import CELL_NAMES, DIRECTION_INDEX, RAYS
+from engine.variants import DEFAULT
 
-from .search import LEVELS, Observation, SearchPlayer, public_discards
+from .search import LEVELS, InfoSetObservation, SearchPlayer, public_discards
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,7 @@ class AiSeats:
         else:
             self._think(*args)
 
-    def _observation(self, snap, player: str) -> Observation:
+    def _observation(self, snap, player: str) -> InfoSetObservation:
         """What the AI seat may know: the public position, the face-up discards (counted
         from the turns played), its own cards."""
         pos = snap.position.with_(hands=None)
@@ -178,9 +179,9 @@ class AiSeats:
             hand = tuple(snap.position.hands.get(player, ()))  # its own cards only
         else:
             hand = tuple(self._hands.get(player) or CARD_VALUES)
-        return Observation(pos, player, hand, discard, sizes)
+        return InfoSetObservation(pos, player, hand, discard, sizes, game.variants if game is not None else DEFAULT)
 
-    def _think(self, snap, player: str, kind: str, pending, obs: Observation) -> None:
+    def _think(self, snap, player: str, kind: str, pending, obs: InfoSetObservation) -> None:
         started = time.monotonic()
         try:
             ai = self.players[player]
@@ -207,7 +208,7 @@ class AiSeats:
             except Exception:
                 log.exception("showing the AI's move failed")
 
-    def _turn(self, ai: SearchPlayer, obs: Observation, snap) -> dict:
+    def _turn(self, ai: SearchPlayer, obs: InfoSetObservation, snap) -> dict:
         decision = ai.decide(obs)
         action = decision.action
         discard = None
@@ -226,12 +227,12 @@ class AiSeats:
                 "notation": engine.notation.turn_to_text(action), "cells": cells, "discard": discard,
                 "win_chance": None if best is None else round(best, 3), "iterations": decision.iterations}
 
-    def _flee(self, ai: SearchPlayer, obs: Observation, snap, pending) -> dict | None:
+    def _flee(self, ai: SearchPlayer, obs: InfoSetObservation, snap, pending) -> dict | None:
         needs = snap.needs
         if pending is None:
             cell = needs.options[0]
         else:
-            before = Observation(obs.position, obs.me, obs.hand, obs.discard, obs.hand_sizes)
+            before = InfoSetObservation(obs.position, obs.me, obs.hand, obs.discard, obs.hand_sizes, obs.variants)
             cell, _ = ai.choose_flee(before, pending["action"], pending["choices"], needs)
         return {"kind": "flee", "player": obs.me, "hunter": needs.hunter, "cell": CELL_NAMES[cell],
                 "cells": [CELL_NAMES[cell]], "notation": f"{needs.hunter}>{CELL_NAMES[cell]}"}

@@ -18,10 +18,10 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 import engine
 from engine import api as contract
+from engine.hexgrid import parse_cell
 
 from .board_svg import render_board
-from .jsonio import (STATUS_OF_EXIT, BadBody, bad_body_response, body_text, error_response, parse_json_text,
-                     read_json_object)
+from .jsonio import BadBody, bad_body_response, contract_response, error_response, read_json_object
 from .live import GameControlError
 from .sandbox import what_if
 from .security import referee_required
@@ -42,57 +42,20 @@ def state():
     return Response(payload, mimetype="application/json", headers={"ETag": f'"{version}"'})
 
 
-def _guarded(handler, obj):
-    """``handler(obj)``, where a value of the wrong JSON type that the engine's parser
-    does not name (e.g. a list as a tile, which raises TypeError inside
-    ``engine.jsonio.position_from_json``) still gets the contract's malformed answer."""
-    try:
-        return handler(obj)
-    except TypeError as exc:
-        return 2, {"ok": False, "error": {"code": "bad_request", "message": f"request: a value has the wrong type ({exc})",
-                                          "rule": "request.format", "field": "request"}}
-
-
-def _contract(handler):
-    text = body_text()
-    try:
-        obj = parse_json_text(text)
-    except BadBody as single_error:
-        lines = [line for line in text.splitlines() if line.strip()]
-        if len(lines) < 2:
-            raise single_error
-        out = []
-        for line in lines:
-            try:
-                _, response = _guarded(handler, parse_json_text(line))
-            except BadBody as exc:
-                response = {"ok": False, "error": {"code": "bad_request", "message": exc.message,
-                                                   "rule": "request.format", "field": exc.field}}
-            out.append(json.dumps(response, ensure_ascii=False))
-        return Response("\n".join(out) + "\n", mimetype="application/x-ndjson")
-    code, response = _guarded(handler, obj)
-    result = jsonify(response)
-    result.status_code = STATUS_OF_EXIT.get(code, 400)
-    return result
-
-
 @bp.post("/api/resolve")
 def resolve():
-    return _contract(contract.resolve_request)
+    return contract_response(contract.resolve_request)
 
 
 @bp.post("/api/legal")
 def legal():
-    return _contract(contract.legal_request)
+    return contract_response(contract.legal_request)
 
 
 def _position(obj: dict, field: str = "position") -> engine.Position:
     if field not in obj:
         raise engine.BadRequest(field, "is missing")
-    try:
-        return engine.position_from_json(obj[field])
-    except TypeError as exc:  # see _guarded
-        raise engine.BadRequest(field, f"a value has the wrong type ({exc})") from None
+    return engine.position_from_json(obj[field])
 
 
 def _variants(obj: dict) -> engine.Variants:
@@ -116,22 +79,97 @@ def render():
     """
     obj = read_json_object()
     pos = _position(obj)
-    events = obj.get("events") or []
-    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-        raise engine.BadRequest("events", "must be a list of event objects")
-    marks = obj.get("marks") or []
-    if not isinstance(marks, list) or not all(isinstance(m, dict) for m in marks):
-        raise engine.BadRequest("marks", "must be a list of {cell, text, kind} objects")
+    events = [_event(e, f"events[{i}]") for i, e in enumerate(_list(obj.get("events"), "events"))]
+    marks = [_mark(m, f"marks[{i}]") for i, m in enumerate(_list(obj.get("marks"), "marks"))]
     needs = obj.get("needs")
-    if needs is not None and not isinstance(needs, dict):
-        raise engine.BadRequest("needs", "must be null or the needs object of a resolve response")
+    if needs is not None:
+        needs = _fields(needs, "needs", {"hunter": str, "cell": "cell", "options": "cells", "rule": str})
     players = obj.get("players")
-    if players is not None and not isinstance(players, dict):
-        raise engine.BadRequest("players", "must be an object of player id to {name, colour}")
+    if players is not None:
+        players = {name: _fields(info, f"players.{name}", {"name": str, "colour": str})
+                   for name, info in _fields(players, "players", None).items()}
     svg = render_board(engine.position_to_json(pos), events=events, flee=needs, marks=marks,
                        players_info=players, labels=bool(obj.get("labels")))
     return jsonify({"ok": True, "svg": svg, "explanation": explain_events(events),
                     "notation": engine.notation.position_to_text(pos)})
+
+
+def _list(value, field: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise engine.BadRequest(field, f"must be a list, got {type(value).__name__}")
+    return value
+
+
+def _typed(value, kind, field: str) -> None:
+    """``value`` is of ``kind``: a type, ``"cell"`` ("q,r" or null), ``"cells"`` (a list of cells)
+    or ``"tried"`` (a flight's directions tried)."""
+    if kind == "cell":
+        if value is not None:
+            try:
+                parse_cell(value)
+            except ValueError as exc:
+                raise engine.BadRequest(field, str(exc)) from None
+    elif kind == "cells":
+        for i, cell in enumerate(_list(value, field)):
+            _typed(cell, "cell", f"{field}[{i}]")
+    elif kind == "tried":
+        if not isinstance(value, list):
+            raise engine.BadRequest(field, "must be the list of directions the flight tried")
+        for i, item in enumerate(value):
+            # an edge's cell lies off the board: text, not a board cell
+            _fields(item, f"{field}[{i}]", {"direction": str, "open": bool, "reason": str, "cell": str})
+            for key in ("direction", "open", "reason"):
+                if item.get(key) is None:
+                    raise engine.BadRequest(f"{field}[{i}].{key}", "is missing")
+    elif kind is int:
+        if value is not None and type(value) is not int:
+            raise engine.BadRequest(field, f"must be an integer, got {value!r}")
+    elif value is not None and not isinstance(value, kind):
+        raise engine.BadRequest(field, f"must be a {kind.__name__}, got {type(value).__name__}")
+
+
+def _fields(value, field: str, kinds: dict | None) -> dict:
+    """An object whose known keys hold values of their kind (``kinds`` None: any keys, objects)."""
+    if not isinstance(value, dict):
+        raise engine.BadRequest(field, f"must be an object, got {type(value).__name__}")
+    for key, item in value.items():
+        if kinds is None:
+            continue
+        if key not in kinds:
+            raise engine.BadRequest(f"{field}.{key}", f"is not a field here (fields: {', '.join(kinds)})")
+        _typed(item, kinds[key], f"{field}.{key}")
+    return value
+
+
+#: The kind of each field of the engine's events (docs/engine-api.md, «Events»).
+_EVENT_FIELDS = {"type": str, "rule": str, "hunter": str, "owner": str, "winner": str, "reason": str,
+                 "direction": str, "from": "cell", "to": "cell", "cell": "cell", "arrival": str, "path": "cells",
+                 "options": "cells", "traps_removed": "cells", "tried": "tried", "distance": int, "card": int,
+                 "continued": bool, "discarded": list}
+
+
+def _event(value, field: str) -> dict:
+    """An event of a resolve response, as the drawing and the explanation read it."""
+    if not isinstance(value, dict):
+        raise engine.BadRequest("events", "must be a list of event objects")
+    _fields(value, field, _EVENT_FIELDS)
+    if value.get("type") not in engine.events.EVENT_TYPES:
+        raise engine.BadRequest(f"{field}.type", f"must be one of {', '.join(engine.events.EVENT_TYPES)}")
+    if any(type(card) is not int for card in value.get("discarded") or []):
+        raise engine.BadRequest(f"{field}.discarded", "must list card values")
+    try:
+        engine.events.from_json(value)
+    except TypeError as exc:  # a field its type needs is missing
+        raise engine.BadRequest(field, f"is not a complete {value['type']} event ({exc})") from None
+    return value
+
+
+def _mark(value, field: str) -> dict:
+    if not isinstance(value, dict):
+        raise engine.BadRequest("marks", "must be a list of {cell, text, kind} objects")
+    return _fields(value, field, {"cell": "cell", "text": str, "kind": str})
 
 
 @bp.post("/api/notation")

@@ -28,7 +28,6 @@ Two more figures, each with its own server as ``maamut serve`` configures it:
 from __future__ import annotations
 
 import asyncio
-import json
 import multiprocessing
 import os
 import random
@@ -434,11 +433,5 @@ def run_benchmark(viewers: int = 100, updates: int = 40, interval: float = 0.1, 
 
 
 def main(args) -> int:
-    result = run_benchmark(args.viewers, args.updates, args.interval, idle=args.idle,
-                           soak_pages=args.soak_pages, soak_seconds=args.soak_seconds)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key}: {value}")
-    return 0
+    return run_benchmark(args.viewers, args.updates, args.interval, idle=args.idle,
+                         soak_pages=args.soak_pages, soak_seconds=args.soak_seconds)

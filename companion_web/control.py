@@ -11,6 +11,8 @@ from flask import Blueprint, current_app, jsonify
 
 import engine
 
+from rulekit.jsonrequest import RequestError, read_json
+
 from .jsonio import BadBody, bad_body_response, body_text, error_response, read_json_object
 from .live import GameControlError
 from .security import referee_required
@@ -92,5 +94,11 @@ def import_record():
     text = body_text()
     if not text.strip():
         raise BadBody("record: the body is empty", "record")
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            try:  # each line within the request limits before the game reads any
+                read_json(line)
+            except RequestError as exc:
+                raise BadBody(f"record: line {number}: {exc.to_json()['error']['message']}", "record") from None
     _game().import_record(text)
     return jsonify({"ok": True})

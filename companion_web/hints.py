@@ -68,7 +68,7 @@ def _hand(value, field: str = "hand"):
     if value is None:
         return None
     if (not isinstance(value, list) or not 1 <= len(value) <= HAND_SIZE
-            or any(isinstance(c, bool) or c not in CARD_VALUES for c in value)):
+            or any(type(c) is not int or c not in CARD_VALUES for c in value)):  # neither true nor 1.0
         raise engine.BadRequest(field, "give 1 to 3 card values, each 1, 2 or 3")
     return tuple(value)
 
@@ -104,12 +104,9 @@ def analyse():
     obj = read_json_object()
     if "position" not in obj:
         raise engine.BadRequest("position", "is missing")
-    try:
-        pos = engine.position_from_json(obj["position"])
-    except TypeError as exc:
-        raise engine.BadRequest("position", f"a value has the wrong type ({exc})") from None
+    pos = engine.position_from_json(obj["position"])
     player = obj.get("player") or pos.to_move
-    if player not in pos.hunters:
+    if not isinstance(player, str) or player not in pos.hunters:
         raise engine.BadRequest("player", f"{player!r} has no hunter on the board")
     hand = _hand(obj.get("hand"))
     probe = pos.with_(to_move=player, hands=None)

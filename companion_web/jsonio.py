@@ -1,14 +1,16 @@
 """Reading JSON request bodies without ever raising a traceback at the client.
 
-Errors use the command-line contract's shape: ``{"ok": false, "error": {"code",
-"message", "rule", "field"}}``.
+Bodies are read by the games' one request reader (:mod:`rulekit.jsonrequest`): the same
+limits as the command line (nesting depth, integer size, length, no NaN, no lone
+surrogate), refused with HTTP 400 naming the field. Errors use the command-line
+contract's shape: ``{"ok": false, "error": {"code", "message", "rule", "field"}}``.
 """
 
 from __future__ import annotations
 
-import json
+from flask import Response, jsonify, request
 
-from flask import jsonify, request
+from rulekit.jsonrequest import RequestError, answer_bytes, decode, read_json
 
 #: HTTP status for each exit code of ``maamut resolve`` / ``maamut legal``.
 STATUS_OF_EXIT = {0: 200, 1: 422, 2: 400}
@@ -30,27 +32,25 @@ def error_response(status: int, code: str, message: str, field: str = "", rule: 
 
 
 def parse_json_text(text: str):
-    """``json.loads`` that turns every failure into :class:`BadBody`.
+    """One JSON value within the reader's limits, every failure a :class:`BadBody`.
 
     >>> parse_json_text('{"a": 1}')
     {'a': 1}
     >>> parse_json_text("[" * 100000)
     Traceback (most recent call last):
     ...
-    companion_web.jsonio.BadBody: request: nested too deeply
+    companion_web.jsonio.BadBody: request: nested more than 64 levels deep
     """
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BadBody(f"request: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    except RecursionError:
-        raise BadBody("request: nested too deeply") from None
+        return read_json(text)
+    except RequestError as exc:
+        raise BadBody(str(exc), exc.field) from None
 
 
 def body_text() -> str:
     try:
-        return request.get_data(cache=True).decode("utf-8")
-    except UnicodeDecodeError:
+        return decode(request.get_data(cache=True))
+    except RequestError:
         raise BadBody("request: the body is not UTF-8 text") from None
 
 
@@ -58,8 +58,20 @@ def read_json_object() -> dict:
     """The request body as a JSON object, or :class:`BadBody`."""
     obj = parse_json_text(body_text())
     if not isinstance(obj, dict):
-        raise BadBody("request: must be a JSON object")
+        raise BadBody(f"request: must be a JSON object, got {type(obj).__name__}")
     return obj
+
+
+def contract_response(handler):
+    """A command-line contract over HTTP (``handler(request) -> (exit code, response)``):
+    one JSON body gets the response with the exit code's status; several JSON lines get
+    one response line each (``application/x-ndjson``, 200), a bad line answered alone."""
+    answer = answer_bytes(handler, request.get_data(cache=True))
+    if answer.lines:
+        return Response(answer.text(), mimetype="application/x-ndjson")
+    result = jsonify(answer.responses[0])
+    result.status_code = STATUS_OF_EXIT.get(answer.code, 400)
+    return result
 
 
 def bad_body_response(exc: BadBody):

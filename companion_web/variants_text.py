@@ -73,12 +73,6 @@ _TEXT = {
 }
 
 
-def _key(value) -> str:
-    import json
-
-    return value if isinstance(value, str) else json.dumps(value)
-
-
 def variant_help() -> dict:
     """``{name: {"rule": section, "en": {"label", "values"}, "fr": {...}}}``; value keys
     are the values as the setup form sends them (strings, or JSON for true/false/null)."""

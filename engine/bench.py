@@ -20,7 +20,7 @@ from .api import resolve_request
 from .core import Move
 from .hexgrid import DIRECTION_INDEX, DIRECTIONS, RAYS
 from .jsonio import position_to_json
-from .fastplay import Table, play_random_game
+from .fastplay import PlayoutState, play_random_game
 from .playout import random_game
 from .rules import apply_action, legal_actions
 
@@ -78,21 +78,20 @@ def run_engine_bench(seconds: float = 2.0, seed: int = 20261122) -> dict:
                                                                      "distance": m.distance}})
              for p, m in flights[:200]]
 
+    first = (lambda state, seat, options: options[0])
     kernel_cases = []
     for pos, move in flights:
-        table = Table(pos)
-        seat = pos.players.index(move.hunter)
-        d = DIRECTION_INDEX[move.direction]
-        kernel_cases.append((table, list(table.at), list(table.occ), pos.mammoth, seat, d, move.distance))
-    first = (lambda seat, options: options[0])
+        state = PlayoutState.from_position(pos, {}, (), flee=first)
+        kernel_cases.append((state, list(state.at), list(state.occ), pos.mammoth,
+                             DIRECTION_INDEX[move.direction], move.distance))
 
     def kernel_flight(case):
         # the flight alone, on the kernel's flat state, restored before each run
-        table, at, occ, mammoth, seat, d, k = case
-        table.at[:] = at
-        table.occ[:] = occ
-        table.alive = len(at)
-        table.flight(mammoth, d, k, seat, first)
+        state, at, occ, mammoth, d, k = case
+        state.at[:] = at
+        state.occ[:] = occ
+        state.alive = len(at)
+        state.flight(mammoth, d, k)
 
     figures = {
         "flights_per_s": round(_rate(kernel_flight, kernel_cases, seconds)),

@@ -14,6 +14,7 @@ from enum import Enum
 from rulekit.errors import MalformedRequest, RuleError
 from rulekit.players import PLAYER_ID
 
+from .events import Event
 from .hexgrid import NUM_CELLS
 
 
@@ -130,7 +131,7 @@ class FleeRequest:
 @dataclass
 class Outcome:
     position: Position
-    events: list[dict] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     winner: str | None = None
     needs: FleeRequest | None = None
     consumed_choices: int = 0

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from .rulebook import RULES, cite
+from .rulebook import RULES
 
 DIRECTION_NAMES = {
     "en": {"E": "E", "SE": "SE", "SW": "SW", "W": "W", "NW": "NW", "NE": "NE"},
@@ -126,7 +126,3 @@ def explain(events: list[dict], lang: str = "en", with_rules: bool = True) -> li
         if event.get("type") in ("mammoth_fled", "mammoth_faced"):
             lines.extend("    " + step for step in explain_flight(event, lang))
     return lines
-
-
-def rule_text(rule_id: str, lang: str = "en") -> str:
-    return cite(rule_id, lang) if rule_id in RULES else ""

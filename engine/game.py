@@ -22,6 +22,8 @@ import random
 import secrets
 from typing import Callable, Iterable
 
+from rulekit.jsonrequest import RequestError, read_json
+
 from .cards import Deck
 from .events import HunterPlaced
 from .core import HAND_SIZE, MAMMOTH, Action, IllegalAction, Outcome, Position, Tile
@@ -265,8 +267,8 @@ class Game:
         problem = None
         for i, line in enumerate(raw):
             try:
-                parsed.append(json.loads(line))
-            except json.JSONDecodeError:
+                parsed.append(read_json(line))  # within the request limits: a record is input too
+            except RequestError:
                 if not (i == len(raw) - 1 and i > 0):  # a torn final write is no problem
                     problem = f"line {i + 1} is not JSON"
                 break

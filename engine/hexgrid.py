@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 
 RADIUS = 3
 
@@ -59,8 +60,15 @@ def cell_name(cell: int) -> str:
     return CELL_NAMES[cell]
 
 
+#: A cell name: two integers of ASCII digits with an optional minus, spaces allowed around them.
+_CELL_TEXT = re.compile(r" *(-?[0-9]{1,3}) *, *(-?[0-9]{1,3}) *", re.ASCII)
+
+
 def parse_cell(text: str) -> int:
     """The id of a ``"q,r"`` cell name; ``ValueError`` if malformed or off the board.
+
+    Only ASCII digits with an optional minus: no ``+1``, ``0_0``, nor digits of other
+    scripts, which Python's ``int`` would take.
 
     >>> parse_cell(" 0 , 0 ") == CENTRE
     True
@@ -68,19 +76,26 @@ def parse_cell(text: str) -> int:
     Traceback (most recent call last):
     ...
     ValueError: cell '4,0' is off the board (at most 3 steps from the centre)
+    >>> parse_cell("+1,0")
+    Traceback (most recent call last):
+    ...
+    ValueError: cell '+1,0' is not of the form "q,r" with integers
+    >>> parse_cell("\u0661,0")
+    Traceback (most recent call last):
+    ...
+    ValueError: cell '١,0' is not of the form "q,r" with integers
     """
     if not isinstance(text, str):
         raise ValueError(f"cell must be a string like \"q,r\", not {type(text).__name__}")
     found = _ID_BY_NAME.get(text)
     if found is not None:
         return found
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise ValueError(f"cell {text!r} is not of the form \"q,r\"")
-    try:
-        q, r = int(parts[0]), int(parts[1])
-    except ValueError:
-        raise ValueError(f"cell {text!r} is not of the form \"q,r\" with integers") from None
+    if text.count(",") != 1:
+        raise ValueError(f"cell {text[:20]!r} is not of the form \"q,r\"")
+    match = _CELL_TEXT.fullmatch(text)
+    if match is None:
+        raise ValueError(f"cell {text[:20]!r} is not of the form \"q,r\" with integers")
+    q, r = int(match.group(1)), int(match.group(2))
     if not _on_board(q, r):
         raise ValueError(f"cell {text!r} is off the board (at most 3 steps from the centre)")
     return _ID[(q, r)]
@@ -152,10 +167,6 @@ def ray(cell: int, direction: int, length: int) -> tuple[int, ...]:
     return RAYS[cell][direction][:length]
 
 
-def opposite(direction: int) -> int:
-    return (direction + 3) % 6
-
-
 SQRT3 = math.sqrt(3.0)
 
 
@@ -172,12 +183,3 @@ def pixel_of(cell: int, size: float = 1.0) -> tuple[float, float]:
     """
     q, r = CELLS[cell]
     return (size * SQRT3 * (q + r / 2.0), size * 1.5 * r)
-
-
-def hex_corners(cell: int, size: float = 1.0) -> tuple[tuple[float, float], ...]:
-    """The six corners of a pointy-top hexagon, clockwise from the top corner."""
-    cx, cy = pixel_of(cell, size)
-    return tuple(
-        (cx + size * math.cos(math.radians(-90 + 60 * i)), cy + size * math.sin(math.radians(-90 + 60 * i)))
-        for i in range(6)
-    )

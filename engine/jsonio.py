@@ -62,7 +62,7 @@ def _obj(value, field: str) -> dict:
 
 
 def _int(value, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if type(value) is not int:  # neither true nor 1.0
         raise BadRequest(field, f"must be an integer, got {value!r}")
     return value
 
@@ -176,8 +176,9 @@ def position_from_json(obj) -> Position:
             field = f"position.hands.{name}"
             if name not in players:
                 raise BadRequest(field, f"{name!r} is not one of the players")
+            # type(c) is int: neither true nor 1.0 is a card value
             if not isinstance(cards, list) or len(cards) > HAND_SIZE or any(
-                    isinstance(c, bool) or c not in CARD_VALUES for c in cards):
+                    type(c) is not int or c not in CARD_VALUES for c in cards):
                 raise BadRequest(field, "must be a list of at most 3 card values among 1, 2, 3")
             hands[name] = tuple(cards)
         for p in players:
@@ -259,6 +260,9 @@ def choices_from_json(value) -> tuple[tuple[str, int], ...]:
         item = _obj(item, f"choices[{i}]")
         if "hunter" not in item or "to" not in item:
             raise BadRequest(f"choices[{i}]", "needs \"hunter\" and \"to\"")
+        for key in item:
+            if key not in ("hunter", "to"):
+                raise BadRequest(f"choices[{i}].{key}", "is not a field of a choice (fields: hunter, to)")
         out.append((_name(item["hunter"], f"choices[{i}].hunter"), _cell(item["to"], f"choices[{i}].to")))
     return tuple(out)
 

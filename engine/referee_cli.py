@@ -6,72 +6,28 @@ runs.
 
 from __future__ import annotations
 
-import json
 import sys
 
 
-def _emit(obj) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
-
-
-def _malformed(message: str) -> dict:
-    return {"ok": False, "error": {"code": "bad_request", "field": "request", "message": message,
-                                   "rule": "request.format"}}
-
-
-def _serve_requests(handler) -> int:
-    """One JSON document → one response and its exit code; JSON Lines → one line each, exit 0."""
-    from .api import EXIT_MALFORMED
-
-    try:
-        data = sys.stdin.buffer.read().decode("utf-8")
-    except UnicodeDecodeError:
-        _emit(_malformed("input is not UTF-8"))
-        return EXIT_MALFORMED
-    decoder = json.JSONDecoder()
-    stripped = data.strip()
-    if not stripped:
-        _emit(_malformed("no request on standard input"))
-        return EXIT_MALFORMED
-    try:
-        obj, end = decoder.raw_decode(stripped)
-        single = not stripped[end:].strip()
-    except json.JSONDecodeError as exc:
-        obj, single = None, "\n" not in stripped
-        if single:
-            _emit(_malformed(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"))
-            return EXIT_MALFORMED
-    if single:
-        code, response = handler(obj)
-        _emit(response)
-        return code
-    out = []
-    for number, line in enumerate(data.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            request = json.loads(line)
-        except json.JSONDecodeError as exc:
-            out.append(json.dumps(_malformed(f"line {number} is not JSON: {exc.msg}")))
-            continue
-        out.append(json.dumps(handler(request)[1], ensure_ascii=False))
-    sys.stdout.write("\n".join(out) + "\n")
-    return 0
-
-
 def cmd_resolve(args) -> int:
+    from rulekit.jsonrequest import serve_stdin
+
     from .api import resolve_request
 
-    return _serve_requests(resolve_request)
+    return serve_stdin(resolve_request)
 
 
 def cmd_legal(args) -> int:
+    from rulekit.jsonrequest import serve_stdin
+
     from .api import legal_request
 
-    return _serve_requests(legal_request)
+    return serve_stdin(legal_request)
 
 
 def cmd_replay(args) -> int:
+    from rulekit.jsonrequest import print_json
+
     from .api import EXIT_MALFORMED
     from .explain import explain
     from .game import Game, RecordError
@@ -86,8 +42,8 @@ def cmd_replay(args) -> int:
         print(f"maamut replay: {exc}", file=sys.stderr)
         return EXIT_MALFORMED
     if args.json:
-        _emit({"position": position_to_json(game.position), "notation": position_to_text(game.position),
-               "winner": game.winner, "turns": game.turns_played()})
+        print_json({"position": position_to_json(game.position), "notation": position_to_text(game.position),
+                    "winner": game.winner, "turns": game.turns_played()})
     else:
         for entry in game.history:
             for line in explain(entry["events"], args.lang, with_rules=False):
@@ -96,16 +52,10 @@ def cmd_replay(args) -> int:
     return 0
 
 
-def cmd_bench(args) -> int:
+def cmd_bench(args) -> dict:
     from .bench import run_engine_bench
 
-    figures = run_engine_bench(seconds=args.seconds)
-    if args.json:
-        _emit(figures)
-    else:
-        for key, value in figures.items():
-            print(f"{key:>22}: {value}")
-    return 0
+    return run_engine_bench(seconds=args.seconds)
 
 
 def register(subparsers) -> None:

@@ -48,7 +48,7 @@ FLIGHT_TURNS = (0, 1, 2, 4, 5)
 class _Layout:
     """What a tile layout fixes for the whole game: walkability and open ray lengths."""
 
-    __slots__ = ("tiles", "walkable", "grass", "open_len", "_survives", "_tried", "_masks")
+    __slots__ = ("tiles", "walkable", "grass", "open_len", "ray_codes", "_survives", "_tried", "_masks")
 
     def __init__(self, tiles: tuple[Tile, ...]):
         self.tiles = tiles
@@ -58,8 +58,11 @@ class _Layout:
         self.walkable = tuple(t is not Tile.ROCK for t in tiles)
         self.grass = tuple(t is Tile.GRASS for t in tiles)
         open_len = []
+        #: each cell's open lengths packed 2 bits per direction (the playout kernel's cache key)
+        ray_codes = []
         for cell in range(NUM_CELLS):
             row = []
+            code = 0
             for d in range(6):
                 n = 0
                 for c in RAYS[cell][d][:3]:
@@ -67,8 +70,11 @@ class _Layout:
                         break
                     n += 1
                 row.append(n)
+                code |= n << (2 * d)
             open_len.append(tuple(row))
+            ray_codes.append(code)
         self.open_len = tuple(open_len)
+        self.ray_codes = tuple(ray_codes)
 
     def flight_direction(self, origin: int, a: int, k: int) -> int:
         """The direction a flight of ``k`` takes when traps do not shorten the check, or -1."""
@@ -199,7 +205,7 @@ class _Resolution:
         self.traps = dict(pos.traps)
         self.eliminated = list(pos.eliminated)
         self.hands = None if pos.hands is None else dict(pos.hands)
-        self.events: list[dict] = []
+        self.events: list[ev.Event] = []
         self.choices = choices
         self.next_choice = 0
         #: read a mismatched choice at a forced flee as meant for a later flee (see apply_action)

@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import tty
 from pathlib import Path
 
@@ -130,13 +129,3 @@ class EmulatedPico:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def wait_for_port(path: str, timeout: float = 5.0) -> bool:
-    """Poll until ``path`` exists (a board enumerating after plug-in)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if os.path.exists(path):
-            return True
-        time.sleep(0.05)
-    return False

@@ -342,16 +342,10 @@ def cmd_leds_sequence(args) -> int:
 
 # -- benchmark -------------------------------------------------------------------------
 
-def cmd_bench(args) -> int:
+def cmd_bench(args) -> dict | int:
     from firmware_bridge.bench import run_benchmark
 
     if args.events < 1 or args.seconds <= 0:
         print("--events must be >= 1 and --seconds > 0", file=sys.stderr)
         return 2
-    figures = run_benchmark(events=args.events, seconds=args.seconds)
-    if args.json:
-        print(json.dumps(figures, indent=2))
-    else:
-        for key, value in figures.items():
-            print("%-40s %s" % (key, value))
-    return 0
+    return run_benchmark(events=args.events, seconds=args.seconds)

@@ -6,7 +6,7 @@ journal), the page (:func:`companion_web.create_app`, built whole in one call, w
 Mammut's blueprint and its guard), the LEDs (:func:`firmware_bridge.backend_choice.open_leds`,
 :class:`firmware_bridge.director.LedDirector`, :class:`firmware_bridge.mirror.LedMirror`),
 the buttons (:func:`firmware_bridge.buttons.open_buttons`) and the AI seats
-(:class:`ai.seats.AiSeats`). ``maamut serve`` adds the camera loop (:mod:`maamut.serve`);
+(:class:`ai.seats.AiSeats`). ``maamut serve`` adds the camera loop (:mod:`vision.camera_loop`);
 ``maamut demo`` (which the simulation plugs in) runs the same camera loop on a
 simulated camera watching simulated players.
 """
@@ -146,6 +146,28 @@ class Companion:
         jpeg = preview_jpeg(frame)
         if jpeg is not None:
             self.hub.publish_frame(jpeg, cell_confidences(observation), light=light)
+
+    def camera_loop(self, spec: str, stop: threading.Event, required: int = 5):
+        """The camera loop reading ``spec`` for this table (not started): its frames go to
+        the page, its words to the console, and the *done* button asks it first."""
+        from vision.camera_loop import CameraLoop
+
+        path = self.cfg.path(self.cfg.camera.get("calibration", "var/calibration.json"))
+        self.camera = CameraLoop(self.table, spec, stop, calibration_path=path, show=self.show_camera, tell=say,
+                                 required=required)
+        return self.camera
+
+    def start_camera(self, stop: threading.Event, required: int = 5):
+        """The configured camera's loop, started, or ``None`` when no camera opens."""
+        from vision.camera_loop import first_working_source
+
+        spec = first_working_source(str(self.cfg.camera.get("source", "auto")))
+        if spec is None:
+            return None
+        say(f"camera: {spec}")
+        loop = self.camera_loop(spec, stop, required)
+        loop.start()
+        return loop
 
     def request_relearn(self) -> None:
         """The referee page's *re-learn the light*; ``LookupError`` when no camera follows."""

@@ -16,6 +16,7 @@ for NumPy, OpenCV or SciPy.
 from __future__ import annotations
 
 import argparse
+import json
 import functools
 import os
 import sys
@@ -101,11 +102,41 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args = build_parser(argv).parse_args(argv)
     try:
-        return int(args.handler(args) or 0)
+        return _finish(args, args.handler(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _finish(args, result) -> int:
+    """A handler returns its exit code, or a benchmark its figures (``dict``), or its
+    figures and exit code: every benchmark's figures are printed here, one way."""
+    if isinstance(result, tuple):
+        figures, code = result
+    elif isinstance(result, dict):
+        figures, code = result, 0
+    else:
+        return int(result or 0)
+    print_figures(figures, getattr(args, "json", False))
+    return code
+
+
+def print_figures(figures: dict, as_json: bool) -> None:
+    """A benchmark's figures: one JSON object, or one aligned line per figure.
+
+    >>> print_figures({"games_per_s": 1580.2, "runs": 20}, as_json=False)
+    games_per_s: 1580.2
+           runs: 20
+    >>> print_figures({"runs": 20}, as_json=True)
+    {"runs": 20}
+    """
+    if as_json:
+        print(json.dumps(figures, ensure_ascii=False))
+        return
+    width = max((len(key) for key in figures), default=0)
+    for key, value in figures.items():
+        print(f"{key:>{width}}: {value}")
 
 
 if __name__ == "__main__":

@@ -79,13 +79,11 @@ def run_cli_bench(runs: int = 20) -> dict:
     return figures
 
 
-def cmd_bench_cli(args) -> int:
+def cmd_bench_cli(args) -> dict | int:
     if args.runs < 1:
         print("maamut bench cli: --runs must be at least 1", file=sys.stderr)
         return 2
-    figures = run_cli_bench(args.runs)
-    print(json.dumps(figures) if args.json else "\n".join(f"{k:>16}: {v}" for k, v in figures.items()))
-    return 0
+    return run_cli_bench(args.runs)
 
 
 def register_bench(bench_targets) -> None:

@@ -45,13 +45,13 @@ def cmd_serve(args) -> int:
     if cfg is None:
         return 2
     from .app import Companion, say, wait_forever
-    from .serve import CameraLoop, ButtonLoop
+    from .serve import ButtonLoop
 
     companion = Companion(cfg)
     stop = threading.Event()
     stop_on_sigterm(stop)
     companion.start_web()
-    camera = CameraLoop.start(companion, stop)
+    camera = companion.start_camera(stop)
     if camera is None:
         say("no camera: play on the page (setup wizard, then moves) or plug a camera in and restart")
     buttons = ButtonLoop.start(companion, camera, stop)

@@ -1,4 +1,5 @@
-"""The request/response form of ``maamut mammut score`` (documented in docs/mammut-api.md).
+"""The request/response forms of ``maamut mammut score`` and ``maamut mammut share``
+(documented in docs/mammut-api.md).
 
 Exit codes as ``maamut resolve``: 0 scored, 1 the rules forbid it, 2 malformed input.
 
@@ -32,6 +33,7 @@ from .core import (
     MammutError,
 )
 from .scoring import EvalCard, RoundInput, score_round
+from .sharing import action_from_json, apply, options, state_from_json, state_to_json
 from .variants import Variants
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
@@ -80,8 +82,9 @@ def _config(obj) -> Config:
                 raise BadRequest("config.species", "must list 7 different species names")
             kwargs["species"] = tuple(value)
         elif key == "tiles":
-            if not isinstance(value, list) or not all(isinstance(t, list) and len(t) == 2 for t in value):
-                raise BadRequest("config.tiles", "must be a list of [side, other side] pairs")
+            if not isinstance(value, list) or not all(
+                    isinstance(t, list) and len(t) == 2 and all(isinstance(side, str) for side in t) for t in value):
+                raise BadRequest("config.tiles", "must be a list of [side, other side] pairs of names")
             kwargs["tiles"] = tuple(tuple(t) for t in value)
         elif key == "supply_per_species":
             kwargs[key] = _count(value, "config.supply_per_species")
@@ -165,12 +168,12 @@ def parse_request(obj) -> RoundInput:
         for key in c:
             if key not in ("card", "player", "give", "take"):
                 raise BadRequest(f"cards.{i}.{key}", "is not a field of a card")
-        if c.get("card") not in EVALUATION_CARDS:
+        if not isinstance(c.get("card"), str) or c["card"] not in EVALUATION_CARDS:
             raise BadRequest(f"cards.{i}.card", f"must be an evaluation card: {', '.join(EVALUATION_CARDS)}")
         if c.get("player") not in players:
             raise BadRequest(f"cards.{i}.player", "must name the player who played the card")
         for key in ("give", "take"):
-            if c.get(key) is not None and c[key] not in species_names:
+            if c.get(key) is not None and (not isinstance(c[key], str) or c[key] not in species_names):
                 raise BadRequest(f"cards.{i}.{key}", f"unknown species {c[key]!r}")
         if c.get("give") is not None and c["card"] != "animal_exchange":
             raise BadRequest(f"cards.{i}.give", "only the animal_exchange card gives an animal tile up")
@@ -215,3 +218,45 @@ def score_request(obj) -> tuple[int, dict]:
         "next_round": inp.round + 1 if inp.round < LAST_ROUND else None,
         "final": result.final,
     }
+
+
+SHARE_FIELDS = ("state", "action", "variants")
+
+
+def share_request(obj) -> tuple[int, dict]:
+    """Referee one action of the sharing phase; returns ``(exit code, response)``.
+
+    >>> state = {"players": ["A", "B", "C"], "start": "A", "pool": {"meat": 3, "fire": 2, "shaman": 1}}
+    >>> code, out = share_request({"state": state, "action": {"type": "take", "player": "A", "tiles": {"meat": 2}}})
+    >>> code, out["state"]["to_move"], out["state"]["lots"]["A"], [e["rule"] for e in out["events"]]
+    (0, 'B', [{'meat': 2}], ['share.take', 'share.turn_order'])
+    >>> code, out = share_request({"state": state, "action": {"type": "take", "player": "B", "tiles": {"meat": 1}}})
+    >>> code, out["error"]["rule"]
+    (1, 'share.not_your_turn')
+    """
+    try:
+        if not isinstance(obj, dict):
+            raise BadRequest("request", "must be a JSON object")
+        for key in obj:
+            if key not in SHARE_FIELDS:
+                raise BadRequest(key, "is not a field of a share request")
+        for key in ("state", "action"):
+            if key not in obj:
+                raise BadRequest(key, "is missing")
+        try:
+            variants = Variants.from_json(obj.get("variants"))
+        except (ValueError, TypeError) as exc:
+            raise BadRequest("variants", str(exc)) from None
+        state = state_from_json(obj["state"], variants)
+        action = action_from_json(obj["action"])
+        try:
+            outcome = apply(state, action)
+        except BadRequest as exc:  # the referee names the action's own fields without their prefix
+            raise BadRequest(exc.field if exc.field.startswith("action") else f"action.{exc.field}",
+                             exc.message.split(": ", 1)[-1]) from None
+    except BadRequest as exc:
+        return EXIT_MALFORMED, _error(exc)
+    except IllegalAction as exc:
+        return EXIT_ILLEGAL, _error(exc)
+    return EXIT_OK, {"ok": True, "events": outcome.events, "state": state_to_json(outcome.state),
+                     "options": options(outcome.state)}

@@ -2,7 +2,7 @@
 
 Mammut (Kristian Amundsen Østby) is a different game from Mâamut; nothing here
 imports the Mâamut engine (both share only ``rulekit``'s game-agnostic scaffolding). Section references cite the French rulebook
-``/work/shared/rules/003_b29eee78fe241c5f.txt`` (see ``ostby_mammut.rulebook``).
+of Mammut by its section titles (see ``ostby_mammut.rulebook``).
 
 >>> tie_order(("A", "B", "C", "D"), "B", "red")
 ('B', 'C', 'D', 'A')

@@ -227,8 +227,11 @@ class Game:
         if arrow not in ("red", "blue"):
             raise BadRequest("arrow", "must be red or blue")
         cards = []
+        if not isinstance(action.get("cards") or [], list):
+            raise BadRequest("cards", "must be a list of the evaluation cards turned up")
         for i, c in enumerate(action.get("cards") or []):
-            if not isinstance(c, dict) or c.get("card") not in EVALUATION_CARDS or c.get("player") not in self.players:
+            if (not isinstance(c, dict) or not isinstance(c.get("card"), str) or c["card"] not in EVALUATION_CARDS
+                    or c.get("player") not in self.players):
                 raise BadRequest(f"cards.{i}", "needs an evaluation card and the player who played it")
             for key in ("give", "take"):
                 if c.get(key) is not None and c[key] not in self.config.species:
@@ -294,9 +297,6 @@ class Game:
         if not self.actions:
             raise IllegalAction("nothing to undo", "request.format", fr="rien à annuler")
         return Game.replay(self.setup, self.actions[:-1])
-
-    def tile_total(self) -> int:
-        return sum(self.sharing.total().values())
 
 
 # The page's journal (``rulekit.journal``): one JSON record a line, ``{"type": "setup",

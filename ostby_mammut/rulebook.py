@@ -1,8 +1,8 @@
 """Rule ids of Mammut, the sections they come from, and our own paraphrase of each.
 
 Every event, scoring line and error names one of these ids in its ``rule`` field.
-``section`` cites the French rulebook (``/work/shared/rules/003_b29eee78fe241c5f.txt``,
-the only text we have, which wins) and, for the gaps it leaves, our rulings in
+``section`` cites the French rulebook of Mammut (its section titles in «»; the only
+text we have, which wins) and, for the gaps it leaves, our rulings in
 ``docs/rulings-mammut.md``. The texts are paraphrases written for this product,
 never the publisher's sentences.
 
@@ -155,6 +155,9 @@ _TABLE = [
     ("eval.fire_two", f"{_TWO} «Évaluation du butin»",
      "With two players, the other player also scores 1 point per fire tile.",
      "À deux, l'autre joueur gagne en plus 1 point par feu."),
+    ("eval.fire_two_tied", f"{_TWO} «Évaluation du butin»; {_R} «Two players tied on fire»",
+     "With two players who both pay the fewest-fires penalty (every tied player pays), nobody gains the 1 point per fire.",
+     "À deux, quand les deux joueurs paient la pénalité du moins de feux (tous les ex æquo paient), personne ne gagne le point par feu."),
     ("eval.penalty_ties", f"{_SHAMAN}; {_R} «Ties on penalties»",
      "In a tie for a penalty, the shaman order decides who avoids it (variant: every tied player pays).",
      "En cas d'égalité pour une pénalité, l'ordre du chamane décide qui y échappe (variante : tous les ex æquo paient)."),

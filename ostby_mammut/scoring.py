@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from .core import (
     AXE,
@@ -94,7 +95,8 @@ def _fr_kind(kind):
 
 
 def validate(inp: RoundInput) -> None:
-    """Rule checks on a well-formed request (raise :class:`IllegalAction`)."""
+    """Rule checks on a well-formed request (raise :class:`IllegalAction`; :class:`BadRequest`
+    for an exchange card given only one of its two halves)."""
     n = len(inp.players)
     if not FIRST_ROUND[n] <= inp.round <= LAST_ROUND:
         raise _ill("request.round", f"with {n} players the rounds are {FIRST_ROUND[n]} to {LAST_ROUND}",
@@ -105,15 +107,55 @@ def validate(inp: RoundInput) -> None:
     if sum(totals.values()) > inp.config.tile_count:
         raise _ill("request.tiles", f"{sum(totals.values())} tiles revealed, the set has {inp.config.tile_count}",
                    f"{sum(totals.values())} tuiles révélées, le jeu en compte {inp.config.tile_count}")
-    for kind, count in sorted(totals.items()):
-        if count > inp.config.max_of(kind):
-            raise _ill("request.tiles", f"{count} {kind} tiles revealed, the set can show at most {inp.config.max_of(kind)}",
-                       f"{count} tuiles {_fr_kind(kind)} révélées, le jeu en montre au plus {inp.config.max_of(kind)}")
+    short = unplaceable(totals, inp.config)
+    if short is not None:
+        kinds, carriers = short
+        if len(kinds) == 1:
+            kind, count = kinds[0], totals[kinds[0]]
+            raise _ill("request.tiles", f"{count} {kind} tiles revealed, the set can show at most {carriers}",
+                       f"{count} tuiles {_fr_kind(kind)} révélées, le jeu en montre au plus {carriers}")
+        shown = " and ".join(f"{totals[k]} {k}" for k in kinds)
+        shown_fr = " et ".join(f"{totals[k]} {_fr_kind(k)}" for k in kinds)
+        raise _ill("request.tiles", f"{shown} tiles revealed, but only {carriers} tiles of the set carry any of them",
+                   f"{shown_fr} révélées, mais seules {carriers} tuiles du jeu portent l'une de ces faces")
+    for i, c in enumerate(inp.cards):
+        if c.card == "animal_exchange" and (c.give is None) != (c.take is None):
+            # A half-filled exchange cannot be scored as written: name the missing half rather
+            # than drop the card (docs/rulings-mammut.md «Half-filled exchange»).
+            missing = "take" if c.take is None else "give"
+            raise BadRequest(f"cards.{i}.{missing}", "an exchange names both the animal tile given up (give) and "
+                                                    "the species taken (take), or neither when the card is not used")
     played = Counter(c.card for c in inp.cards)
     for card, count in played.items():
         if count > EVALUATION_CARDS[card]:
             raise _ill("card.count", f"the deck has {EVALUATION_CARDS[card]} {card} card(s), {count} were played",
                        f"le paquet a {EVALUATION_CARDS[card]} carte(s) {card}, {count} jouées")
+
+
+def unplaceable(totals: Counter, config: Config):
+    """The smallest group of revealed kinds that more tiles show than the set has tiles
+    carrying any of them, with that number of tiles; ``None`` when every revealed tile
+    can be a different tile of the set (Hall's condition: each tile shows one side).
+
+    >>> from ostby_mammut.core import DEFAULT_CONFIG
+    >>> unplaceable(Counter({"meat": 11, "fire": 8}), DEFAULT_CONFIG)
+    (['fire', 'meat'], 15)
+    >>> unplaceable(Counter({"meat": 11, "fire": 4}), DEFAULT_CONFIG) is None
+    True
+    """
+    kinds = sorted(k for k, n in totals.items() if n)
+    carriers_by_mask = Counter()
+    for pair in config.tiles:
+        mask = sum(1 << i for i, kind in enumerate(kinds) if kind in pair)
+        if mask:
+            carriers_by_mask[mask] += 1
+    for size in range(1, len(kinds) + 1):
+        for group in combinations(range(len(kinds)), size):
+            group_mask = sum(1 << i for i in group)
+            carriers = sum(n for mask, n in carriers_by_mask.items() if mask & group_mask)
+            if sum(totals[kinds[i]] for i in group) > carriers:
+                return [kinds[i] for i in group], carriers
+    return None
 
 
 def score_round(inp: RoundInput) -> RoundResult:
@@ -315,14 +357,21 @@ class _Scorer:
                           "Pas de viande : pas de place au classement de la viande")
 
     def fire_item(self):
-        for p in self.least(self.fires):
+        payers = self.least(self.fires)
+        for p in payers:
             self.line(p, "fire", "eval.fire" if self.v.penalty_ties == "shaman" else "eval.penalty_ties",
                       f"Fewest fires ({self.fires[p]}): −5", f"Le moins de feux ({self.fires[p]}) : −5", -5)
-            if len(self.players) == 2:
+            if len(self.players) == 2 and len(payers) == 1:
                 other = next(q for q in self.players if q != p)
                 if self.fires[other]:
                     self.line(other, "fire_two", "eval.fire_two", f"Two players: {self.fires[other]} fire(s) × 1",
                               f"À deux : {self.fires[other]} feu(x) × 1", self.fires[other])
+        if len(self.players) == 2 and len(payers) == 2:
+            # Both tied players paid (penalty_ties: all): the +1 per fire goes to the player who
+            # did not pay, and there is none (docs/rulings-mammut.md «Two players tied on fire»).
+            for p in self.players:
+                self.line(p, "fire_two", "eval.fire_two_tied", "Two players tied on fire, both paid: nobody gains per fire",
+                          "À deux, ex æquo au feu, les deux ont payé : personne ne gagne de point par feu")
 
     def grant(self, p, s, item, rule, en, fr):
         if s in self.species[p]:
@@ -337,24 +386,18 @@ class _Scorer:
         return True
 
     def animals_item(self):
+        """Animal tokens, granted player by player in the shaman order, so that when a
+        species' supply runs short the better placed player gets the last token
+        (docs/rulings-mammut.md «Animal supply»): each player's exchange card, then his
+        animal tiles, then the most-skins card's token if it is his."""
         config_species = self.inp.config.species
         animal_tiles = {p: Counter({s: self.tiles[p][s] for s in config_species if self.tiles[p][s]}) for p in self.players}
-        for c in self.played("animal_exchange"):
-            p = c.player
-            if c.give is None or c.take is None:
-                self.line(p, "card_animal_exchange", "eval.card.animal_exchange", "Exchange card not used",
-                          "Carte d'échange non utilisée")
-                continue
-            if animal_tiles[p][c.give] < 1:
-                raise _ill("eval.card.animal_exchange", f"{p} has no {c.give} tile to give up",
-                           f"{p} n'a pas de tuile {_fr_kind(c.give)} à échanger")
-            if c.take in self.species[p]:
-                raise _ill("eval.card.animal_exchange", f"{p} already owns a {c.take}", f"{p} possède déjà un(e) {_fr_kind(c.take)}")
-            animal_tiles[p][c.give] -= 1
-            self.grant(p, c.take, "card_animal_exchange", "eval.card.animal_exchange",
-                       f"Exchange card: {c.give} tile given up for a {c.take} token",
-                       f"Carte d'échange : tuile {_fr_kind(c.give)} contre un pion {_fr_kind(c.take)}")
+        most_skins_cards = self.played("skins_most_animal")
+        top = self.most(self.skins)
         for p in self.order:
+            for c in self.played("animal_exchange"):
+                if c.player == p:
+                    self.exchange(c, animal_tiles[p])
             for s in config_species:
                 for _ in range(animal_tiles[p][s]):
                     if s in self.species[p]:
@@ -363,26 +406,46 @@ class _Scorer:
                     else:
                         self.grant(p, s, "animal", "eval.animal", f"{s} tile: a {s} token",
                                    f"Tuile {_fr_kind(s)} : un pion {_fr_kind(s)}")
-        for c in self.played("skins_most_animal"):
-            who = self.most(self.skins)
-            if who is None:
+            if p == top:
+                for c in most_skins_cards:
+                    self.most_skins_animal(c, p)
+        if top is None:
+            for c in most_skins_cards:
                 self.line(c.player, "card_skins_most_animal", "eval.most_needs_one",
                           "Most-skins animal card: nobody has a skin, no effect",
                           "Carte animal du plus de peaux : personne n'a de peau, sans effet")
-                continue
-            choice = c.take
-            if choice is not None and choice in self.species[who]:
-                raise _ill("eval.card.skins_most_animal", f"{who} already owns a {choice}: choose another species",
-                           f"{who} possède déjà un(e) {_fr_kind(choice)} : choisissez une autre espèce")
-            if choice is None:
-                choice = next((s for s in config_species if s not in self.species[who] and self.supply.get(s, 0) > 0), None)
-            if choice is None:
-                self.line(who, "card_skins_most_animal", "eval.card.skins_most_animal",
-                          "Most skins: every species already owned, nothing", "Le plus de peaux : toutes les espèces déjà possédées, rien")
-                continue
-            self.grant(who, choice, "card_skins_most_animal", "eval.card.skins_most_animal",
-                       f"Most skins ({self.skins[who]}): a {choice} token of his choice",
-                       f"Le plus de peaux ({self.skins[who]}) : un pion {_fr_kind(choice)} au choix")
+
+    def exchange(self, c, animal_tiles):
+        p = c.player
+        if c.give is None or c.take is None:
+            self.line(p, "card_animal_exchange", "eval.card.animal_exchange", "Exchange card not used",
+                      "Carte d'échange non utilisée")
+            return
+        if animal_tiles[c.give] < 1:
+            raise _ill("eval.card.animal_exchange", f"{p} has no {c.give} tile to give up",
+                       f"{p} n'a pas de tuile {_fr_kind(c.give)} à échanger")
+        if c.take in self.species[p]:
+            raise _ill("eval.card.animal_exchange", f"{p} already owns a {c.take}", f"{p} possède déjà un(e) {_fr_kind(c.take)}")
+        animal_tiles[c.give] -= 1
+        self.grant(p, c.take, "card_animal_exchange", "eval.card.animal_exchange",
+                   f"Exchange card: {c.give} tile given up for a {c.take} token",
+                   f"Carte d'échange : tuile {_fr_kind(c.give)} contre un pion {_fr_kind(c.take)}")
+
+    def most_skins_animal(self, c, who):
+        choice = c.take
+        if choice is not None and choice in self.species[who]:
+            raise _ill("eval.card.skins_most_animal", f"{who} already owns a {choice}: choose another species",
+                       f"{who} possède déjà un(e) {_fr_kind(choice)} : choisissez une autre espèce")
+        if choice is None:
+            choice = next((s for s in self.inp.config.species if s not in self.species[who] and self.supply.get(s, 0) > 0),
+                          None)
+        if choice is None:
+            self.line(who, "card_skins_most_animal", "eval.card.skins_most_animal",
+                      "Most skins: every species already owned, nothing", "Le plus de peaux : toutes les espèces déjà possédées, rien")
+            return
+        self.grant(who, choice, "card_skins_most_animal", "eval.card.skins_most_animal",
+                   f"Most skins ({self.skins[who]}): a {choice} token of his choice",
+                   f"Le plus de peaux ({self.skins[who]}) : un pion {_fr_kind(choice)} au choix")
 
     def final_scoring(self):
         for p in self.players:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from .core import (
     CARD_COUNTS,
+    DEFAULT_CONFIG,
     EVALUATION_CARDS,
     GOODS,
     HIDDEN_CARD,
@@ -183,14 +184,18 @@ def _remove(source: dict, tiles: dict, where_en: str, where_fr: str, rule: str) 
     return dict(counter(left))
 
 
+#: The sides a tile may show face up, and ``unsorted`` for a pool tile nobody described.
+TILE_SIDES = GOODS + DEFAULT_CONFIG.species + (QUESTION, SHAMAN, UNSORTED)
+
+
 def _check_tiles(tiles, field_name: str) -> dict:
     if not isinstance(tiles, dict):
-        raise BadRequest(field_name, "must be an object of kind → count")
+        raise BadRequest(field_name, f"must be an object of kind → count, got {type(tiles).__name__}")
     for kind, n in tiles.items():
-        if not isinstance(kind, str) or not kind:
-            raise BadRequest(field_name, "kinds are non-empty strings")
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise BadRequest(f"{field_name}.{kind}", f"must be a count (integer ≥ 0), got {n!r}")
+        if kind not in TILE_SIDES:
+            raise BadRequest(f"{field_name}.{kind}", f"unknown tile side (known: {', '.join(TILE_SIDES)})")
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 99:
+            raise BadRequest(f"{field_name}.{kind}", f"must be a count (integer from 0 to 99), got {n!r}")
     return dict(counter(tiles))
 
 
@@ -464,39 +469,169 @@ def action_to_json(action: Action) -> dict:
     return out
 
 
-def action_from_json(obj) -> Action:
+def _fields(obj, field: str, allowed: tuple) -> dict:
     if not isinstance(obj, dict):
-        raise BadRequest("action", "must be an object")
+        raise BadRequest(field, f"must be an object, got {type(obj).__name__}")
+    for key in obj:
+        if key not in allowed:
+            raise BadRequest(f"{field}.{key}", f"is not a field here (fields: {', '.join(allowed)})")
+    return obj
+
+
+def _index(value, field: str, default=0):
+    if value is None and default is not None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 16:
+        raise BadRequest(field, f"must be a lot number (integer from 0), got {value!r}")
+    return value
+
+
+def _string(value, field: str) -> str:
+    if not isinstance(value, str) or not value:
+        raise BadRequest(field, "is missing" if value is None else f"must be a name, got {value!r}")
+    return value
+
+
+_ACTION_FIELDS = {"take": ("type", "player", "tiles"), "steal": ("type", "player", "victim", "lot", "give_back"),
+                  "card": ("type", "player", "card", "flips", "targets")}
+
+
+def action_from_json(obj) -> Action:
+    """An action of the sharing phase from its JSON form (the page's journal, ``maamut mammut share``)."""
+    if not isinstance(obj, dict):
+        raise BadRequest("action", f"must be an object, got {type(obj).__name__}")
     kind = obj.get("type")
-    player = obj.get("player")
-    if not isinstance(player, str):
-        raise BadRequest("action.player", "is missing")
+    if not isinstance(kind, str) or kind not in _ACTION_FIELDS:
+        raise BadRequest("action.type", "must be one of take, steal, card")
+    _fields(obj, "action", _ACTION_FIELDS[kind])
+    player = _string(obj.get("player"), "action.player")
     if kind == "take":
         return Take(player, _check_tiles(obj.get("tiles"), "action.tiles"))
     if kind == "steal":
-        lot = obj.get("lot", 0)
-        if isinstance(lot, bool) or not isinstance(lot, int):
-            raise BadRequest("action.lot", "must be an integer")
-        victim = obj.get("victim")
-        if not isinstance(victim, str):
-            raise BadRequest("action.victim", "is missing")
-        return Steal(player, victim, _check_tiles(obj.get("give_back"), "action.give_back"), lot)
-    if kind == "card":
-        card = obj.get("card")
-        if not isinstance(card, str):
-            raise BadRequest("action.card", "is missing")
-        flips = []
-        for i, f in enumerate(obj.get("flips") or []):
-            if not isinstance(f, dict) or not all(isinstance(f.get(k), str) for k in ("where", "face", "to")):
-                raise BadRequest(f"action.flips.{i}", "needs where, face and to")
-            flips.append(Flip(f["where"], f["face"], f["to"], int(f.get("lot") or 0)))
-        targets = []
-        for i, t in enumerate(obj.get("targets") or []):
-            if not isinstance(t, dict) or not isinstance(t.get("player"), str):
-                raise BadRequest(f"action.targets.{i}", "needs a player")
-            lot = t.get("lot")
-            if lot is not None and (isinstance(lot, bool) or not isinstance(lot, int)):
-                raise BadRequest(f"action.targets.{i}.lot", "must be an integer or null")
-            targets.append((t["player"], lot))
-        return PlayCard(player, card, tuple(flips), tuple(targets))
-    raise BadRequest("action.type", "must be one of take, steal, card")
+        victim = _string(obj.get("victim"), "action.victim")
+        return Steal(player, victim, _check_tiles(obj.get("give_back"), "action.give_back"),
+                     _index(obj.get("lot"), "action.lot"))
+    card = _string(obj.get("card"), "action.card")
+    flips = []
+    for i, f in enumerate(_list(obj.get("flips"), "action.flips")):
+        f = _fields(f, f"action.flips.{i}", ("where", "lot", "face", "to"))
+        flips.append(Flip(_string(f.get("where"), f"action.flips.{i}.where"),
+                          _string(f.get("face"), f"action.flips.{i}.face"),
+                          _string(f.get("to"), f"action.flips.{i}.to"), _index(f.get("lot"), f"action.flips.{i}.lot")))
+    targets = []
+    for i, t in enumerate(_list(obj.get("targets"), "action.targets")):
+        t = _fields(t, f"action.targets.{i}", ("player", "lot"))
+        lot = t.get("lot")
+        targets.append((_string(t.get("player"), f"action.targets.{i}.player"),
+                        None if lot is None else _index(lot, f"action.targets.{i}.lot")))
+    return PlayCard(player, card, tuple(flips), tuple(targets))
+
+
+def _list(value, field: str) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BadRequest(field, f"must be a list, got {type(value).__name__}")
+    return value
+
+
+# JSON form of the phase's state (``maamut mammut share``) ------------------------------
+
+_STATE_FIELDS = ("players", "start", "pool", "lots", "to_move", "arrow", "hands", "played", "moves", "ended_by")
+
+
+def state_to_json(state: Sharing) -> dict:
+    """The phase's state as ``maamut mammut share`` reads and answers it (docs/mammut-api.md)."""
+    return {"players": list(state.players), "start": state.start, "pool": dict(state.pool),
+            "lots": {p: [dict(lot) for lot in state.lots[p]] for p in state.players}, "to_move": state.to_move,
+            "arrow": state.arrow,
+            "hands": None if state.hands is None else {p: list(h) for p, h in state.hands.items()},
+            "played": [{"player": p, "card": c} for p, c in state.played], "moves": state.moves,
+            "ended_by": state.ended_by}
+
+
+def state_from_json(obj, variants: Variants | None = None) -> Sharing:
+    """A state from its JSON form; every field but ``players``, ``start`` and ``pool`` may be left out
+    (no lots yet, the start player to move, red arrow, hands unknown, no card played)."""
+    from rulekit.players import SeatError, read_ids
+
+    from .core import ARROWS
+
+    obj = _fields(obj, "state", _STATE_FIELDS)
+    for key in ("players", "start", "pool"):
+        if key not in obj:
+            raise BadRequest(f"state.{key}", "is missing")
+    try:
+        players = read_ids(obj["players"], least=2, most=5)
+    except SeatError as exc:
+        raise BadRequest("state.players" if exc.seat is None else f"state.players.{exc.seat}", exc.reason) from None
+
+    def player(value, field, allow_none=False):
+        if value is None and allow_none:
+            return None
+        if not isinstance(value, str) or value not in players:
+            raise BadRequest(field, f"must name one of the players, got {value!r}")
+        return value
+
+    start = player(obj["start"], "state.start")
+    pool = _check_tiles(obj["pool"], "state.pool")
+    lots_needed = 2 if len(players) == 2 else 1
+    lots_obj = _fields(obj.get("lots") or {}, "state.lots", players)
+    lots = {}
+    for p in players:
+        share = _list(lots_obj.get(p), f"state.lots.{p}")
+        if len(share) > lots_needed:
+            raise BadRequest(f"state.lots.{p}", f"a player holds at most {lots_needed} lot(s)")
+        lots[p] = tuple(_lot(lot, f"state.lots.{p}.{i}") for i, lot in enumerate(share))
+    hands = None
+    if obj.get("hands") is not None:
+        hands_obj = _fields(obj["hands"], "state.hands", players)
+        hands = {}
+        for p in players:
+            cards = _list(hands_obj.get(p), f"state.hands.{p}")
+            for i, card in enumerate(cards):
+                if not isinstance(card, str) or (card not in CARD_COUNTS and card != HIDDEN_CARD):
+                    raise BadRequest(f"state.hands.{p}.{i}", f"unknown card {card!r}")
+            hands[p] = tuple(cards)
+    played = []
+    for i, row in enumerate(_list(obj.get("played"), "state.played")):
+        row = _fields(row, f"state.played.{i}", ("player", "card"))
+        card = row.get("card")
+        if not isinstance(card, str) or (card not in CARD_COUNTS and card != HIDDEN_CARD):
+            raise BadRequest(f"state.played.{i}.card", f"unknown card {card!r}")
+        played.append((player(row.get("player"), f"state.played.{i}.player"), card))
+    moves = obj.get("moves", 0)
+    if isinstance(moves, bool) or not isinstance(moves, int) or moves < 0:
+        raise BadRequest("state.moves", f"must be an integer ≥ 0, got {moves!r}")
+    arrow = obj.get("arrow", "red")
+    if arrow not in ARROWS:
+        raise BadRequest("state.arrow", "must be 'red' (clockwise) or 'blue' (counter-clockwise)")
+    state = Sharing(players=players, start=start, pool=pool, lots=lots, to_move=None, arrow=arrow, hands=hands,
+                    played=tuple(played), moves=moves, ended_by=player(obj.get("ended_by"), "state.ended_by", True),
+                    variants=variants or Variants())
+    to_move = player(obj.get("to_move", start), "state.to_move", allow_none=True)
+    if to_move is not None and state.complete(to_move):
+        raise BadRequest("state.to_move", f"{to_move} already has his share: he takes no more turns")
+    if to_move is None and state.incomplete():
+        raise BadRequest("state.to_move", "is null only when every player has his share")
+    _check_set(state)
+    return state.with_(to_move=to_move)
+
+
+def _lot(value, field: str) -> dict:
+    lot = _check_tiles(value, field)
+    if not lot:
+        raise BadRequest(field, "a lot holds at least one tile")
+    return lot
+
+
+def _check_set(state: Sharing) -> None:
+    """The tiles of a state must fit in the box: the loot tiles plus the one shaman tile."""
+    total = state.total()
+    if total.get(SHAMAN, 0) > 1:
+        raise IllegalAction("there is one shaman tile", "request.tiles", code="illegal_request",
+                            fr="il n'y a qu'une tuile chamane")
+    if sum(total.values()) > DEFAULT_CONFIG.tile_count + 1:
+        raise IllegalAction(f"{sum(total.values())} tiles, the set has {DEFAULT_CONFIG.tile_count + 1}",
+                            "request.tiles", code="illegal_request",
+                            fr=f"{sum(total.values())} tuiles, le jeu en compte {DEFAULT_CONFIG.tile_count + 1}")

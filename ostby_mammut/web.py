@@ -19,6 +19,7 @@ import threading
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 
 from rulekit.journal import Journal, JournalError
+from rulekit.jsonrequest import RequestError, decode, read_json
 
 from .core import (
     ARROWS,
@@ -175,11 +176,23 @@ def state():
         return jsonify({"ok": True, **_view(table.game), **({"journal": notice} if notice else {})})
 
 
+def _body() -> dict:
+    """The JSON object of a write, read within the games' request limits (rulekit.jsonrequest)."""
+    try:
+        body = read_json(decode(request.get_data(cache=True)))
+    except RequestError as exc:
+        raise BadRequest(exc.field, exc.message) from None
+    if not isinstance(body, dict):
+        raise BadRequest("request", f"must be a JSON object, got {type(body).__name__}")
+    return body
+
+
 def _write(fn):
     table = _table()
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        return _error(BadRequest("request", "must be a JSON object"), 400)
+    try:
+        body = _body()
+    except BadRequest as exc:
+        return _error(exc, 400)
     with table.lock:
         try:
             events = fn(table, body)
@@ -195,11 +208,20 @@ def _write(fn):
 @bp.post("/api/new")
 def new_game():
     def go(table, body):
+        for key in body:
+            if key not in ("players", "seed", "variants", "species", "start"):
+                raise BadRequest(key, "is not a field of a new game")
         players = body.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
             raise BadRequest("players", "list 2 to 5 names in seat order (clockwise)")
         players = [p.strip()[:24] for p in players]
-        setup = {"players": players, "mode": "page", "seed": int(body.get("seed") or 0)}
+        seed = body.get("seed") or 0
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise BadRequest("seed", f"must be an integer, got {seed!r}")
+        for key, kind in (("variants", dict), ("species", dict), ("start", str)):
+            if body.get(key) is not None and not isinstance(body[key], kind):
+                raise BadRequest(key, f"must be {'an object' if kind is dict else 'a player name'}")
+        setup = {"players": players, "mode": "page", "seed": seed}
         for key in ("variants", "species", "start"):
             if body.get(key):
                 setup[key] = body[key]

@@ -23,7 +23,7 @@ echo "== installing the project with its test extra"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e '.[test]'
 
-# -- axe-core for the web page's accessibility test (tests/web/test_page_ux.py) -------
+# -- axe-core for the web page's accessibility test (tests/companion_web/test_page_ux.py) -------
 # The test injects .cache/axe/node_modules/axe-core/axe.min.js into each page in
 # chromium; it is skipped when the file is missing. npm is only needed here, at setup.
 if [ ! -f .cache/axe/node_modules/axe-core/axe.min.js ]; then

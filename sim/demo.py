@@ -22,7 +22,7 @@ from engine.game import Game
 from vision.calibration import Calibration, CalibrationError
 
 from maamut.app import say
-from maamut.serve import CameraLoop
+from vision.camera_loop import CameraLoop
 
 #: The demo's cardboard set: the same kit at every start, so a saved calibration stays valid.
 DEMO_KIT_SEED = 2009
@@ -88,8 +88,8 @@ class Demo:
 
             spec = install(self.board, fps=self.fps)
             self.companion.cfg.camera["source"] = spec
-            self.camera = CameraLoop(self.companion, spec, loop_stop, required=3)
-            threading.Thread.start(self.camera)
+            self.camera = self.companion.camera_loop(spec, loop_stop, required=3)
+            self.camera.start()
         try:
             stats = self.players.run(self.stop, self.max_games, tick_s=0.05 if self.fps else 0.01)
         finally:

@@ -136,12 +136,11 @@ def run_demo(args) -> int:
     return 0 if stats.errors == 0 else 1
 
 
-def run_bench_soak(args) -> int:
+def run_bench_soak(args) -> tuple[dict, int]:
     from .soak import run_soak
 
     figures = run_soak(games=args.games, vision_every=args.vision_every, seed=args.seed)
-    print(json.dumps(figures) if args.json else "\n".join(f"{k:>22}: {v}" for k, v in figures.items()))
-    return 0 if figures["errors"] == 0 else 1
+    return figures, 0 if figures["errors"] == 0 else 1
 
 
 def run_render(args) -> int:
@@ -202,7 +201,7 @@ def run_render(args) -> int:
 
 
 
-def run_bench(args) -> int:
+def run_bench(args) -> dict | int:
     games_root = getattr(args, "photo_games", None)
     if games_root is not None:
         from .photo.game_bench import game_dirs
@@ -215,14 +214,12 @@ def run_bench(args) -> int:
             return _fail(f"no photo tables (folders with truth.json) in {root}")
         result = run_photo_bench(root)
         _add_photo_games(result, games_root)
-        _print(result, args.json)
-        return 0
+        return result
     if games_root is not None:
         # Like --photo: the path-traced games instead of the rendered scenes.
         result = {}
         _add_photo_games(result, games_root)
-        _print(result, args.json)
-        return 0
+        return result
     from .vision_bench import run_vision_bench
     sequences = args.scenes // 2 if args.occlusion_sequences is None else args.occlusion_sequences
     result = run_vision_bench(args.scenes, args.seed, sequences)
@@ -252,19 +249,10 @@ def run_bench(args) -> int:
 
         # Their own seed range (scenes + 700 000), away from the scenes', the games' and the tests'.
         result.update(run_relight(args.relight, args.seed + 700_000))
-    _print(result, args.json)
-    return 0
+    return result
 
 
 def _add_photo_games(result: dict, root) -> None:
     if root is not None:
         from .photo.game_bench import run_photo_games_bench
         result.update(run_photo_games_bench(root))
-
-
-def _print(result: dict, as_json: bool) -> None:
-    if as_json:
-        print(json.dumps(result, indent=1))
-    else:
-        for key, value in result.items():
-            print(f"{key}: {value}")

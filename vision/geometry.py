@@ -106,9 +106,6 @@ class Geometry:
     #: The detected corners of ``markers`` (id -> (4, 2) pixels) the fit came from.
     seen: dict = field(default_factory=dict, compare=False, repr=False)
 
-    def cell_centres_image(self) -> np.ndarray:
-        return project(self.homography, CELL_CENTRES)
-
     def pixels_per_unit(self) -> float:
         """Approximate image scale at the board centre (tile circumradius in pixels)."""
         c = project(self.homography, np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))

@@ -686,13 +686,5 @@ def light_advice(glare_cells) -> str | None:
     return f"too bright over {where}: lower or move the lamp"
 
 
-def read_image_file(path, calibration: Calibration) -> Observation:
-    """Read one image file; ``ValueError`` with a clear message if it is not an image."""
-    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if frame is None:
-        raise ValueError(f"cannot read image {path} (missing, or not an image OpenCV can decode)")
-    return BoardReader(calibration).read(frame, timestamp=0.0)
-
-
 def dumps(obs: Observation) -> str:
     return json.dumps(observation_to_json(obs), sort_keys=True)

@@ -227,7 +227,7 @@ def hand_segments(hand: PhotoHand, top: float = BOARD_HEIGHT + TILE_HEIGHT) -> l
 
 # --- Blender --------------------------------------------------------------------------
 
-class Table:
+class BlenderScene:
     """One Blender scene for one table; pieces are rebuilt for every frame."""
 
     def __init__(self, look: PhotoLook, tiles: tuple, samples: int = 16, threads: int = 2):

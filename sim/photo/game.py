@@ -245,14 +245,14 @@ def render_game(seed: int, out: str, max_turns: int = 8, n_players: int | None =
                 threads: int = 2, hold: int = STILL_HOLD) -> dict:
     """Render the game of ``seed`` into ``out``; returns the manifest written to ``game.json``."""
     from sim.tracker_bench import script_game
-    from .blender import Table, random_photo_hand, random_photo_look
+    from .blender import BlenderScene, random_photo_hand, random_photo_look
 
     script = script_game(seed, n_players=n_players, max_turns=max_turns)
     rng = np.random.default_rng(seed)
     look = random_photo_look(rng)
     look.seed = seed
     os.makedirs(out, exist_ok=True)
-    camera = GameCamera(Table(look, tuple(t.value for t in script.tiles), samples=samples, threads=threads), out)
+    camera = GameCamera(BlenderScene(look, tuple(t.value for t in script.tiles), samples=samples, threads=threads), out)
     board = PhysicalBoard(rng)
     frames = []
     n_setup = 1 + len(script.players)

@@ -22,7 +22,7 @@ from .blender import HUNTER_KINDS
 def render_table(seed: int, out: str, n_positions: int = 3, n_hunters: int | None = None, samples: int = 16,
                  threads: int = 2, max_tilt_deg: float = 22.0, hunter_kinds=None, lens_mm: float | None = None) -> dict:
     from sim.render import random_layout, random_scene, setup_scenes
-    from .blender import Table, place_pieces, random_photo_look
+    from .blender import BlenderScene, place_pieces, random_photo_look
 
     rng = np.random.default_rng(seed)
     look = random_photo_look(rng, max_tilt_deg=max_tilt_deg, hunter_kinds=hunter_kinds or HUNTER_KINDS)
@@ -32,7 +32,7 @@ def render_table(seed: int, out: str, n_positions: int = 3, n_hunters: int | Non
     tiles = random_layout(rng)
     n_hunters = int(rng.integers(2, 5)) if n_hunters is None else n_hunters
     os.makedirs(out, exist_ok=True)
-    table = Table(look, tiles, samples=samples, threads=threads)
+    table = BlenderScene(look, tiles, samples=samples, threads=threads)
     truth = {"seed": seed, "look": look.to_json(), "tiles": {cell_name(i): t for i, t in enumerate(tiles)},
              "setup": [], "frames": [], "seconds_per_frame": None}
     timings = []

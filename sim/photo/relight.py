@@ -20,7 +20,7 @@ RELIT_AMBIENT = 2.2
 
 
 def relight_table(folder: str, out: str, samples: int = 4, threads: int = 2, frames=None) -> dict:
-    from .blender import Placement, PhotoLook, Table
+    from .blender import Placement, PhotoLook, BlenderScene
 
     with open(os.path.join(folder, "truth.json"), encoding="utf-8") as fh:
         truth = json.load(fh)
@@ -30,7 +30,7 @@ def relight_table(folder: str, out: str, samples: int = 4, threads: int = 2, fra
                         else v for k, v in look_json.items()})
     tiles = tuple(truth["tiles"][name] for name in truth["tiles"])
     os.makedirs(out, exist_ok=True)
-    table = Table(look, tiles, samples=samples, threads=threads)
+    table = BlenderScene(look, tiles, samples=samples, threads=threads)
     relit = {"seed": truth["seed"], "from": os.path.basename(os.path.normpath(folder)), "look": look.to_json(),
              "tiles": truth["tiles"], "frames": []}
     timings = []

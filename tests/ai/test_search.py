@@ -9,9 +9,9 @@ import pytest
 
 from ai import Level, SearchPlayer, observe
 from ai.bench import RandomHunter, run_ai_bench, wilson
-from ai.fast import FastState, action_of
+from engine.fastplay import PlayoutState, action_of
 from engine.game import Game
-from engine.rules import apply_action
+from engine.rules import apply_action, legal_actions
 
 
 def _game(players: int, seed: int, turns: int) -> Game:
@@ -38,7 +38,7 @@ def test_the_search_state_plays_every_turn_as_the_referee_does(seed):
         game.place_hunter(p, rng.choice(game.start_cells()))
     while not game.is_over and game.turns_played() < 150:
         pos = game.position
-        state = FastState.from_position(pos, pos.hands, list(game.deck.draw_pile), game.deck.discard_pile,
+        state = PlayoutState.from_position(pos, pos.hands, list(game.deck.draw_pile), game.deck.discard_pile,
                                         flee=_lowest_flee)
         codes = state.legal()
         assert {action_of(pos, c) for c in codes} == set(game.legal_actions())
@@ -81,14 +81,32 @@ def test_the_ai_never_plays_an_illegal_action_nor_an_illegal_flee(players, seed)
 
 
 def test_the_ai_finds_a_push_into_its_own_trap_at_once():
-    from ai import Observation
+    from ai import InfoSetObservation
     from engine.notation import position_from_text
     # A stands west of the mammoth with its trap just east of it: E1 (or E2) pushes it in
     pos = position_from_text("gggg/ggggg/gggggg/gggxggg/gggggg/ggggg/gggg 0,0 A@-1,0;B@0,3 A@1,0 A")
-    obs = Observation(pos, "A", (1, 2, 3), (), (("B", 3),))
+    obs = InfoSetObservation(pos, "A", (1, 2, 3), (), (("B", 3),))
     decision = SearchPlayer(Level(iterations=50), random.Random(0)).decide(obs)
     assert decision.iterations == 0  # no search needed
     assert apply_action(pos, decision.action).winner == "A"
+
+
+def test_the_ai_plays_the_tables_variants():
+    """On a trap with another hunter, taking it up is legal only with
+    alone_required_for_recover off: the AI's actions are the referee's under the
+    table's variants."""
+    from ai import InfoSetObservation
+    from engine.notation import position_from_text
+    from engine.core import RemoveTrap
+    from engine.variants import Variants
+    pos = position_from_text("gggg/ggggg/gggggg/gggxggg/gggggg/ggggg/gggg 0,0 A@-2,1;B@-2,1;C@0,3 B@-2,1 A")
+    lax = Variants(alone_required_for_recover=False)
+    for variants, can_take_up in ((Variants(), False), (lax, True)):
+        decision = SearchPlayer(Level(iterations=30), random.Random(0)).decide(
+            InfoSetObservation(pos, "A", (1, 2, 3), (), (("B", 3), ("C", 3)), variants))
+        actions = {row["action"] for row in decision.analysis}
+        assert actions == set(legal_actions(pos.with_(hands={"A": (1, 2, 3)}), variants))
+        assert (RemoveTrap("A") in actions) == can_take_up
 
 
 def _swap_unseen(game: Game, rng: random.Random) -> None:

@@ -7,11 +7,9 @@ An example is a request block marked ``<!-- example: resolve -->`` (or ``legal``
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -58,20 +56,9 @@ def examples(text: str | None = None) -> list[Example]:
 
 
 def run_command(command: str, stdin: str) -> tuple[int, str]:
-    """The command's own stdin → stdout code (``engine.referee_cli``), run in this process."""
-    from engine import referee_cli as commands
+    """The commands' own stdin → stdout loop (``rulekit.jsonrequest``), run in this process."""
     from engine.api import legal_request, resolve_request
+    from rulekit.jsonrequest import answer_bytes
 
-    handler = resolve_request if command == "resolve" else legal_request
-
-    class _Stdin:
-        buffer = io.BytesIO(stdin.encode("utf-8"))
-
-    saved = sys.stdin, sys.stdout
-    sys.stdin, sys.stdout = _Stdin, io.StringIO()
-    try:
-        code = commands._serve_requests(handler)
-        output = sys.stdout.getvalue()
-    finally:
-        sys.stdin, sys.stdout = saved
-    return code, output
+    answer = answer_bytes(resolve_request if command == "resolve" else legal_request, stdin.encode("utf-8"))
+    return answer.code, answer.text()

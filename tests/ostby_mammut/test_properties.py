@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ostby_mammut.api import score_request
-from ostby_mammut.core import DEFAULT_CONFIG, DEFAULT_SPECIES, GOODS
+from ostby_mammut.core import DEFAULT_CONFIG
 from ostby_mammut.game import Game, random_action
 from ostby_mammut.variants import CHOICES
 
@@ -23,16 +23,15 @@ def score_requests(draw):
     n = draw(st.integers(2, 5))
     players = NAMES[:n]
     rnd = draw(st.integers(1 if n <= 3 else 2, 5))
-    budget = Counter({k: DEFAULT_CONFIG.max_of(k) for k in DEFAULT_CONFIG.kinds()})
-    tiles = {}
-    for p in players:
-        got = {}
-        for kind in list(GOODS) + list(DEFAULT_SPECIES):
-            k = draw(st.integers(0, min(3, budget[kind])))
-            if k and sum(got.values()) + sum(sum(t.values()) for t in tiles.values()) + k <= 31:
-                got[kind] = k
-                budget[kind] -= k
-        tiles[p] = got
+    # Deal real tiles of the set, each on one side (a question side is revealed), so that
+    # the round always fits in the box.
+    tiles = {p: Counter() for p in players}
+    for pair in DEFAULT_CONFIG.tiles:
+        owner = draw(st.integers(-1, n - 1))
+        if owner >= 0:
+            side = pair[draw(st.integers(0, 1))]
+            tiles[players[owner]][pair[1] if side == "question" else side] += 1
+    tiles = {p: dict(t) for p, t in tiles.items()}
     cards = draw(st.lists(st.sampled_from(["skin", "skins_most_points", "axes_most_skin", "axes_most_fire",
                                            "tusks_most_fire", "tusks_most_points", "axes_bonus",
                                            "skins_most_animal"]), max_size=4, unique=True))

@@ -182,3 +182,53 @@ def test_final_species_bonus_and_winner_tie_break():
 def test_errors(body, code, key, value):
     got, out = score_request(body)
     assert got == code and out["ok"] is False and out["error"][key] == value
+
+
+@pytest.mark.parametrize("card, field", [
+    ({"card": "animal_exchange", "player": "A", "give": "bear"}, "cards.0.take"),
+    ({"card": "animal_exchange", "player": "A", "take": "horse"}, "cards.0.give"),
+])
+def test_a_half_filled_exchange_card_is_malformed_and_names_the_missing_half(card, field):
+    code, out = score_request(req(tiles={"A": {"bear": 1}}, cards=[card]))
+    assert code == 2 and out["error"]["field"] == field and out["error"]["rule"] == "request.format"
+
+
+def test_an_exchange_card_left_empty_is_a_card_not_used():
+    out = score(cards=[{"card": "animal_exchange", "player": "A"}])
+    assert [l["en"] for l in out["lines"] if l["item"] == "card_animal_exchange"] == ["Exchange card not used"]
+
+
+def test_revealed_tiles_must_fit_the_set_as_a_whole_not_kind_by_kind():
+    # 11 meat and 8 fire fit kind by kind (11 tiles carry meat, 8 fire), but only 15 tiles carry either.
+    body = req(tiles={"A": {"meat": 6, "fire": 4}, "B": {"meat": 5, "fire": 4}})
+    code, out = score_request(body)
+    assert code == 1 and out["error"]["rule"] == "request.tiles"
+    assert out["error"]["message"] == "8 fire and 11 meat tiles revealed, but only 15 tiles of the set carry any of them"
+    assert score_request(req(tiles={"A": {"meat": 6, "fire": 4}, "B": {"meat": 5}}))[0] == 0
+
+
+def test_the_last_animal_token_goes_by_the_shaman_order_not_the_order_of_the_cards():
+    # One horse token left. B holds the shaman; C's card is listed first, yet B is better placed.
+    out = score(holder="B", config={"supply_per_species": 1}, tiles={"B": {"bear": 1}, "C": {"wolf": 1}},
+                cards=[{"card": "animal_exchange", "player": "C", "give": "wolf", "take": "horse"},
+                       {"card": "animal_exchange", "player": "B", "give": "bear", "take": "horse"}])
+    assert out["species"]["B"] == ["horse"] and out["species"]["C"] == []
+    assert [(l["player"], l["rule"]) for l in out["lines"] if l["item"] == "card_animal_exchange"] == [
+        ("B", "eval.card.animal_exchange"), ("C", "eval.animal_supply")]
+
+
+def test_a_better_placed_animal_tile_beats_a_worse_placed_exchange_for_the_last_token():
+    out = score(holder="A", config={"supply_per_species": 1}, tiles={"A": {"horse": 1}, "B": {"bear": 1}},
+                cards=[{"card": "animal_exchange", "player": "B", "give": "bear", "take": "horse"}])
+    assert out["species"]["A"] == ["horse"] and out["species"]["B"] == []
+
+
+def test_two_players_tied_on_fire_who_both_pay_gain_nothing_per_fire():
+    """penalty_ties all: both pay −5; the +1 per fire goes to «the other player», and there is none."""
+    out = score(players=["A", "B"], points={"A": 10, "B": 10}, tiles={"A": {"fire": 2}, "B": {"fire": 2}},
+                variants={"penalty_ties": "all"})
+    assert items(out, "fire") == [("A", -5), ("B", -5)]
+    assert items(out, "fire_two") == [("A", 0), ("B", 0)]
+    assert {l["rule"] for l in out["lines"] if l["item"] == "fire_two"} == {"eval.fire_two_tied"}
+    shaman = score(players=["A", "B"], points={"A": 10, "B": 10}, tiles={"A": {"fire": 2}, "B": {"fire": 2}})
+    assert items(shaman, "fire") == [("B", -5)] and items(shaman, "fire_two") == [("A", 2)]

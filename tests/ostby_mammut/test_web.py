@@ -72,14 +72,16 @@ def test_a_round_undo_and_legal_summary(client, journal):
     assert g["phase"] == "evaluation" and g["evaluation"]["tiles"]["Cy"]["to_reveal"] == 28
     bad = act(client, {"type": "evaluate", "tiles": {"Ana": {"meat": 2}, "Bo": {"fire": 1}, "Cy": {"meat": 3}}})
     assert bad.status_code == 409 and bad.get_json()["error"]["rule"] == "eval.reveal"
-    cy = {"meat": 6, "skin": 7, "fire": 6, "tusk": 4, "axe": 4, "bear": 1}
+    # every tile of the set once, on a side it carries (docs/rulings-mammut.md «The tile list»)
+    animals = ["bear", "bison", "boar", "deer", "horse", "ibex", "wolf"]
+    cy = {"meat": 4, "skin": 5, "fire": 3, "tusk": 4, "axe": 5, **{s: 1 for s in animals}}
     r = act(client, {"type": "evaluate", "arrow": "red", "tiles": {"Ana": {"meat": 2}, "Bo": {"fire": 1}, "Cy": cy}})
     g = r.get_json()["game"]
     assert g["round"] == 2 and g["phase"] == "sharing" and g["to_move"] == "Cy"
     lines = g["results"][0]["lines"]
     assert any(l["rule"] == "eval.meat" and l["player"] == "Cy" and l["points"] == 8 for l in lines)
     assert all(l["en"] and l["fr"] for l in lines)
-    assert g["hands"]["Cy"] == 2 + 4 and g["species_owned"]["Cy"] == ["bear"]
+    assert g["hands"]["Cy"] == 2 + 5 and g["species_owned"]["Cy"] == animals
     # the journal holds exactly what was shown, and replays to the same game
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     assert records[0]["type"] == "setup" and {"type": "undo"} in records

@@ -127,6 +127,7 @@ def test_a_lamp_hotspot_that_clips_the_tiles_is_reported_with_where_it_is():
     assert seen["light_advice"] == "too bright over the south-east: lower or move the lamp"
 
 
+@pytest.mark.slow
 def test_live_setup_learns_pawns_and_meeples_as_they_are_put_down():
     """``maamut track`` learns at the table: a meeple the kit's rings do not notice is
     found by what changed since the last setup step."""

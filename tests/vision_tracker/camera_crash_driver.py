@@ -1,20 +1,18 @@
 """Follows a game on camera into a journaled table, then waits while the board disagrees.
 
-Run as ``python camera_crash_driver.py JOURNAL``: the camera sees the setup, A's move
-and B's move (``COMMITTED`` after each turn is on disk), the referee undoes B's move on
-the page, and the camera keeps seeing the undone board (``DISAGREES``). The test then
-kills it with SIGKILL, as a power cut would.
+Run from the repository root as ``python -m tests.vision_tracker.camera_crash_driver
+JOURNAL``: the camera sees the setup, A's move and B's move (``COMMITTED`` after each
+turn is on disk), the referee undoes B's move on the page, and the camera keeps seeing
+the undone board (``DISAGREES``). The test then kills it with SIGKILL, as a power cut
+would.
 """
 
-import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from session import Journal, TableSession  # noqa: E402
-from tests.vision_tracker.test_tracker import board, layout  # noqa: E402
-from vision.tracker import GameTracker  # noqa: E402
+from session import Journal, TableSession
+from tests.vision_tracker.builders import board, layout
+from vision.tracker import GameTracker
 
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}]
 

@@ -13,12 +13,14 @@ from companion_web import create_app
 from session import Journal, TableSession
 from vision.tracker import GameTracker
 
-from .test_tracker import board, layout
+from .builders import board, layout
 
 PIN = "135790"
 REFEREE = {"X-Referee-PIN": PIN}
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}]
-DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "camera_crash_driver.py")
+#: The driver runs as a module from the repository root, where ``tests`` is a package.
+DRIVER = [sys.executable, "-m", "tests.vision_tracker.camera_crash_driver"]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 @pytest.fixture
@@ -97,7 +99,7 @@ def test_a_new_game_started_on_the_page_is_followed_once_the_board_is_cleared(ta
 
 def test_a_restart_while_the_board_disagrees_loses_nothing_and_tracking_resumes(tmp_path):
     journal = str(tmp_path / "game.jsonl")
-    proc = subprocess.Popen([sys.executable, DRIVER, journal], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([*DRIVER, journal], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     committed = 0
     for line in proc.stdout:
         word = line.split()[0]

@@ -39,12 +39,14 @@ def tracked(request):
     return track_game(request.param)
 
 
+@pytest.mark.slow
 def test_a_filmed_game_commits_nothing_that_was_not_played(tracked):
     run, result, _ = tracked
     assert run.reader is not None, json.dumps(run.result()["reports"])   # the setup was learnt
     assert result["false_commits"] == 0
 
 
+@pytest.mark.slow
 def test_a_filmed_game_is_tracked_exactly(tracked):
     run, result, _ = tracked
     assert result["exact"], json.dumps(run.result()["reports"])

@@ -56,6 +56,7 @@ def _arm_over(frame):
     return out
 
 
+@pytest.mark.slow
 def test_without_a_relearn_the_washed_out_board_stalls_the_game(script):
     """The scenario is a real failure: with the setup's colours only, the tracker stops
     following the game once the light changes."""
@@ -66,6 +67,7 @@ def test_without_a_relearn_the_washed_out_board_stalls_the_game(script):
     assert run.light.relearnt == 0
 
 
+@pytest.mark.slow
 def test_the_light_is_relearnt_automatically_and_the_same_game_goes_on(script):
     """A still board showing the game's position, readable only in the wrong colours,
     is re-learnt; every turn before and after is tracked into the same game."""
@@ -91,6 +93,7 @@ def test_the_light_is_relearnt_automatically_and_the_same_game_goes_on(script):
     assert any(r["type"] == "light_relearnt" for r in run.tracker.reports)
 
 
+@pytest.mark.slow
 def test_the_referees_relearn_waits_out_a_hand_and_recovers_the_game(script):
     """The button's re-learn is asked while an arm lies still over the board: the arm
     is never learnt (the calibration stays as it was while it is there); once the board
@@ -134,7 +137,7 @@ def test_swapped_hunters_are_not_taken_for_a_change_of_light(rendered_board):
 def rendered_board():
     from dataclasses import replace
 
-    from tests.vision_reader.conftest import RenderedSet
+    from tests.vision_reader.builders import RenderedSet
     from sim.render import Scene
 
     rendered = RenderedSet(1212, n_hunters=3)
@@ -150,7 +153,7 @@ def test_the_watch_says_when_a_lamp_clips_the_tiles_or_the_board_is_too_dark():
     from dataclasses import replace
 
     from sim.render import Scene
-    from tests.vision_reader.conftest import RenderedSet
+    from tests.vision_reader.builders import RenderedSet
     from vision.reader import BoardReader
     from vision.relight import LightWatch
 

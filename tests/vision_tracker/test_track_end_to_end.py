@@ -52,6 +52,7 @@ def run_cli(argv, capsys):
     return code, capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_maamut_track_follows_a_rendered_game_exactly(recorded_game, capsys):
     script, folder, pass_times, _ = recorded_game
     code, out = run_cli(["track", str(folder), "--players", ",".join(script.players), "--json",
@@ -68,6 +69,7 @@ def test_maamut_track_follows_a_rendered_game_exactly(recorded_game, capsys):
     assert result["winner"] == script.winner
 
 
+@pytest.mark.slow
 def test_without_the_pass_button_the_next_move_is_reported_not_guessed(recorded_game, capsys):
     script, folder, _, _ = recorded_game
     code, out = run_cli(["track", str(folder), "--players", ",".join(script.players), "--json",
@@ -97,6 +99,7 @@ def test_a_recording_without_a_setup_says_so(tmp_path, capsys):
     assert result["reports"][-1]["type"] == "setup_incomplete"
 
 
+@pytest.mark.slow
 def test_a_saved_calibration_can_be_used_instead_of_learning_the_setup(recorded_game, capsys, tmp_path):
     script, folder, pass_times, setup_frames = recorded_game
     calibration = learn([cv2.imread(str(path)) for path in setup_frames])
@@ -112,6 +115,7 @@ def test_a_saved_calibration_can_be_used_instead_of_learning_the_setup(recorded_
     assert code == 2 and "cannot read calibration" in json.loads(out)["error"]
 
 
+@pytest.mark.slow
 def test_the_same_game_from_a_video_file_is_tracked_the_same(recorded_game, capsys, tmp_path):
     script, folder, pass_times, _ = recorded_game
     video = tmp_path / "game.avi"

@@ -11,7 +11,7 @@ import pytest
 
 from maamut.app import Companion
 from maamut.config import Config
-from maamut.serve import CameraLoop
+
 from sim.tracker_bench import render_frames, script_game
 from vision.calibration import Calibration
 
@@ -55,11 +55,12 @@ def script():
     return script_game(SEED, n_players=2, max_turns=8)
 
 
+@pytest.mark.slow
 def test_a_lamp_change_is_relearnt_automatically_and_the_journal_keeps_the_game(tmp_path, script):
     """The game goes on to its end in the same journal; the re-learnt colours are saved
     (same labels and tiles); no light entry reaches the journal; the page is told."""
     companion = _companion(tmp_path, script.players)
-    loop = CameraLoop(companion, "none", threading.Event(), required=3)
+    loop = companion.camera_loop("none", threading.Event(), required=3)
     path = tmp_path / "var" / "calibration.json"
     kept = {}
     _feed(script, loop, on_light=lambda t: kept.update(lines=_journal_lines(tmp_path),
@@ -85,7 +86,7 @@ def test_the_referees_button_relearns_over_http_and_tracking_goes_on(tmp_path, s
     companion = _companion(tmp_path, script.players)
     server = companion.start_web(host="127.0.0.1", port=0)
     url = f"http://127.0.0.1:{int(server.server.effective_port)}"
-    loop = CameraLoop(companion, "none", threading.Event(), required=3)
+    loop = companion.camera_loop("none", threading.Event(), required=3)
     loop.run_.light.auto = False
     answers = []
 

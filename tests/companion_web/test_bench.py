@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from companion_web.bench import run_benchmark
 from maamut.cli import build_parser
 
@@ -11,6 +13,7 @@ def test_bench_web_is_registered_on_the_command_line():
     assert args.viewers == 3 and args.json and callable(args.handler)
 
 
+@pytest.mark.slow
 def test_a_small_benchmark_reaches_every_viewer_and_keeps_pages_within_the_weight_budget():
     result = run_benchmark(viewers=3, updates=3, interval=0.02, idle=40, soak_pages=4, soak_seconds=2)
     assert result["missed"] == 0 and result["latency_ms"]["p95"] is not None

@@ -68,6 +68,7 @@ def test_demo_games_reach_the_page_and_the_led_mirror(tmp_path):
     companion.close()
 
 
+@pytest.mark.slow
 def test_demo_through_rendered_frames_reader_and_tracker(tmp_path):
     """A short game whose every move is drawn, read back by the camera path and tracked."""
     companion = _companion(tmp_path)
@@ -101,11 +102,10 @@ def test_the_done_button_passes_for_the_player_to_move(tmp_path):
 
 
 def test_with_a_camera_the_done_button_passes_only_when_the_board_agrees(tmp_path):
-    from maamut.serve import CameraLoop
-    from tests.vision_tracker.test_tracker import board, layout
+    from tests.vision_tracker.builders import board, layout
 
     companion = _companion(tmp_path, camera={"calibration": str(tmp_path / "none.json")})
-    camera = CameraLoop(companion, "unused", threading.Event())  # fed by hand, not started
+    camera = companion.camera_loop("unused", threading.Event())  # fed by hand, not started
     tracker = camera.tracker
     tracker.observe(board(tiles=layout()))
     tracker.observe(board({"c0": "-3,0"}))

@@ -1,21 +1,18 @@
 """Plays a scripted game through the table's real session and journal, saying what it committed.
 
-Run as ``python crash_driver.py JOURNAL SEED TURNS``: it resumes whatever the journal
-holds, plays the rest of the seeded script, and prints ``COMMITTED n`` once turn n has
-returned, i.e. once the page could have shown it. The crash-safety test kills it with
+Run from the repository root as ``python -m tests.maamut.crash_driver JOURNAL SEED TURNS``:
+it resumes whatever the journal holds, plays the rest of the seeded script, and prints
+``COMMITTED n`` once turn n has returned, i.e. once the page could have shown it. The crash-safety test kills it with
 SIGKILL at random moments and checks that nothing it printed is ever lost.
 """
 
-import os
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from engine import action_from_json, action_to_json, choices_from_json, choices_to_json  # noqa: E402
-from engine.game import Game  # noqa: E402
-from session import Journal, TableSession  # noqa: E402
-from sim.bots import Bot  # noqa: E402
+from engine import action_from_json, action_to_json, choices_from_json, choices_to_json
+from engine.game import Game
+from session import Journal, TableSession
+from sim.bots import Bot
 
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bo"}, {"id": "C", "name": "Cy"}]
 

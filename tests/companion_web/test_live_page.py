@@ -174,7 +174,6 @@ def test_the_setup_page_shows_what_the_camera_sees_while_the_table_is_set_up(tmp
     view follows new frames without reloading the page."""
     from maamut.app import Companion
     from maamut.config import Config
-    from maamut.serve import CameraLoop
     from sim.camera import SimulatedBoard, install
 
     cfg = Config(base_dir=str(tmp_path))
@@ -201,8 +200,8 @@ def test_the_setup_page_shows_what_the_camera_sees_while_the_table_is_set_up(tmp
 
         board = SimulatedBoard(tuple(t.value for t in companion.table.game.tiles), seed=3)
         spec = install(board, fps=10)
-        camera = CameraLoop(companion, spec, stop, required=3)
-        threading.Thread.start(camera)
+        camera = companion.camera_loop(spec, stop, required=3)
+        camera.start()
         expect(page.locator("#setup-camera-box")).to_be_visible(timeout=30000)
         image = page.locator("#setup-camera")
         assert image.evaluate("img => img.decode().then(() => img.naturalWidth)") == 640

@@ -6,7 +6,7 @@ import cv2
 
 from maamut.app import Companion
 from maamut.config import Config
-from maamut.serve import CameraLoop
+
 from sim.tracker_bench import render_frames, script_game
 
 
@@ -34,7 +34,7 @@ def test_a_recorded_game_is_tracked_into_the_journal_and_resumed_after_a_restart
 
     companion = _companion(tmp_path, frames)
     stop = threading.Event()
-    loop = CameraLoop.start(companion, stop)
+    loop = companion.start_camera(stop)
     assert loop is not None
     loop.join(timeout=600)
     game = companion.table.game
@@ -46,7 +46,7 @@ def test_a_recorded_game_is_tracked_into_the_journal_and_resumed_after_a_restart
     # a restart resumes the journal and the camera carries on from the same position
     again = _companion(tmp_path, frames)
     assert again.table.game.position == game.position
-    loop = CameraLoop(again, str(frames), threading.Event())
+    loop = again.camera_loop(str(frames), threading.Event())
     assert loop.run_.tracker.phase in ("playing", "over")
     assert loop.run_.tracker.position == game.position.with_(hands=None)
     again.close()

@@ -1,22 +1,10 @@
 """``maamut firmware``, ``maamut leds`` and ``maamut bench leds`` as a user runs them."""
 
-import argparse
 import json
 
 import pytest
 
-from firmware_bridge import leds_cli as commands
-
-
-def run(argv):
-    """Parse and run like maamut/cli.py does, with only this package's commands."""
-    parser = argparse.ArgumentParser(prog="maamut")
-    sub = parser.add_subparsers(dest="command", required=True)
-    bench = sub.add_parser("bench").add_subparsers(dest="target", required=True)
-    commands.register(sub)
-    commands.register_bench(bench)
-    args = parser.parse_args(argv)
-    return args.handler(args)
+from maamut.cli import main as run
 
 
 def test_install_dry_run_copies_every_firmware_file_with_main_last(capsys):

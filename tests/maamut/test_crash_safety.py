@@ -11,7 +11,9 @@ from engine.game import Game
 
 from .crash_driver import script
 
-DRIVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crash_driver.py")
+#: The driver runs as a module from the repository root, where ``tests`` is a package.
+DRIVER = [sys.executable, "-m", "tests.maamut.crash_driver"]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TURNS, KILLS = 80, 15
 
 
@@ -20,7 +22,7 @@ def play_with_kills(journal, seed: int, rng: random.Random, kills_left: int) -> 
     last_committed = 0
     kills = 0
     while True:
-        proc = subprocess.Popen([sys.executable, DRIVER, str(journal), str(seed), str(TURNS)],
+        proc = subprocess.Popen([*DRIVER, str(journal), str(seed), str(TURNS)], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         kill_after = rng.randint(0, 3) if kills < kills_left else None
         commits = 0

@@ -1,8 +1,0 @@
-"""Shared test configuration: the repository root is importable without installing."""
-
-import os
-import sys
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if ROOT not in sys.path:
-    sys.path.insert(0, ROOT)
