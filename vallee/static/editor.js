@@ -17,6 +17,7 @@
   let map = null;        // the map file's JSON being edited
   let selected = null;   // "q,r" of the cell in the inspector
   let lit = [];          // cells lit by a clicked finding
+  let checks = 0;        // answers of the server shown so far (data-checks, for tests and tools)
 
   const say = (key, vars) => {
     const pair = {};
@@ -63,6 +64,7 @@
     Vallee.translate($("ed-board"));
     showProblems(data.problems);
     mark();
+    root.dataset.checks = String(++checks);
   }
 
   function showProblems(problems) {
