@@ -249,3 +249,15 @@ def test_the_blank_board_and_the_sample_agree_on_the_halves_seam():
     blank = {c["at"]: c["half"] for c in blank_map()["cells"]}
     sample = sample_valley()
     assert blank == {f"{q},{r}": half for (q, r), half in sample.half.items()}
+
+
+def test_every_route_of_the_blueprint_is_documented_in_docs_vallee_web(client):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "vallee-web.md").read_text(encoding="utf-8")
+    routes = [(sorted(r.methods - {"HEAD", "OPTIONS"})[0], r.rule.replace("<name>", "NAME"))
+              for r in client.application.url_map.iter_rules() if r.endpoint.startswith("vallee.")
+              and r.endpoint != "vallee.static"]
+    assert len(routes) == 7
+    for method, rule in routes:
+        assert f"`{method} {rule}" in doc, (method, rule)
