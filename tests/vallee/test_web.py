@@ -261,3 +261,27 @@ def test_every_route_of_the_blueprint_is_documented_in_docs_vallee_web(client):
     assert len(routes) == 7
     for method, rule in routes:
         assert f"`{method} {rule}" in doc, (method, rule)
+
+
+def test_the_companion_serves_la_vallee_beside_the_other_games_with_its_maps_under_var(tmp_path):
+    """The application factory's wiring (maamut.app.vallee_mode): the menu leads to
+    /vallee/, writes need the companion's PIN, maps land in var/vallee-maps/."""
+    from maamut.app import Companion
+    from maamut.config import Config
+
+    cfg = Config(base_dir=str(tmp_path))
+    cfg.game["players"] = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bo"}]
+    cfg.buttons["pin_factory"] = "none"
+    cfg.leds["backend"] = "simulated"
+    cfg.web["pin"] = "112233"
+    companion = Companion(cfg)
+    try:
+        web = companion.app.test_client()
+        assert b'href="/vallee/"' in web.get("/").data and web.get("/vallee/").status_code == 200
+        body = {"map": _ours()}
+        assert web.post("/vallee/maps/save", json=body, headers={"X-Vallee": "1"}).status_code == 401
+        saved = web.post("/vallee/maps/save", json=body, headers={"X-Vallee": "1", "X-Referee-PIN": "112233"})
+        assert saved.status_code == 200, saved.get_json()
+        assert (tmp_path / "var" / "vallee-maps" / "ours.json").is_file()
+    finally:
+        companion.close()
