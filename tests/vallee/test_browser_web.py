@@ -210,6 +210,11 @@ def test_an_invalid_map_shows_each_finding_inline_and_lights_its_cells(server, b
     assert not page.locator("#ed-valid").is_visible()
     page.locator("#ed-problems li[data-code='region_range'] button").click()
     assert page.locator("#ed-board g.cell.lit").evaluate_all("els => els.map(e => e.dataset.cell)") == ["0,-2"]
+    # fixed without the board (keyboard): pick the cell by name, give it its region back
+    page.select_option("#ed-cell-pick", "0,-2")
+    assert page.locator("#ed-cell-name").text_content() == "0,-2"
+    _then_checked(page, lambda: page.select_option("#ed-region", "1"))
+    assert page.locator("#ed-problems li[data-code='region_range']").count() == 0
     # a paste that is not JSON: the error names the field and where the text breaks
     page.fill("#ed-paste", '{"format": ')
     page.click("#ed-import")

@@ -104,6 +104,9 @@
       select.replaceChildren(...names.map((n) => { const o = Maamut.el("option", n); o.value = n; return o; }));
       select.value = (map.compass || {})[select.dataset.face] || names[0];
     });
+    const pick = $("ed-cell-pick");
+    pick.replaceChildren(Maamut.el("option", "–"), ...map.cells.map((c) => { const o = Maamut.el("option", c.at); o.value = c.at; return o; }));
+    pick.options[0].value = "";
     fillVolcanoes();
     fillCell();
   }
@@ -119,6 +122,7 @@
   function fillCell() {
     const cell = selected && cellOf(selected);
     $("ed-cell").disabled = !cell;
+    $("ed-cell-pick").value = cell ? cell.at : "";
     $("ed-cell-name").textContent = cell ? cell.at : "–";
     if (!cell) return;
     $("ed-terrain").value = cell.terrain;
@@ -180,6 +184,7 @@
     refresh();
   });
 
+  $("ed-cell-pick").addEventListener("change", () => { selected = $("ed-cell-pick").value || null; fillCell(); mark(); });
   $("ed-terrain").addEventListener("change", () => { setTerrain(cellOf(selected), $("ed-terrain").value); fillCell(); refresh(); });
   $("ed-region").addEventListener("change", () => {
     const cell = cellOf(selected), v = $("ed-region").value;
