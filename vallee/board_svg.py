@@ -124,11 +124,11 @@ def _cell(valley: Valley, cell: Cell, lava: set) -> str:
                      f'text-anchor="middle" font-size="{17 if terrain == VOLCANO else 22}" font-weight="bold" '
                      f'fill="{ink}">{valley.region[cell]}</text>')
     if cell in valley.letter:
-        ly = y - 24
-        parts.append(f'<g class="letter"><circle cx="{x}" cy="{ly}" r="10" fill="#fffbe6" stroke="#111" '
-                     f'stroke-width="1.5"/><text x="{x}" y="{ly + 5}" text-anchor="middle" font-size="15" '
+        ly = y - 23
+        parts.append(f'<g class="letter"><circle cx="{x}" cy="{ly}" r="12" fill="#fffbe6" stroke="#111" '
+                     f'stroke-width="1.5"/><text x="{x}" y="{ly + 6}" text-anchor="middle" font-size="17" '
                      f'font-weight="bold" fill="#111">{escape(valley.letter[cell])}</text></g>')
-    parts.append(f'<text class="cell-name" x="{x}" y="{y + 30}" text-anchor="middle" font-size="10" '
+    parts.append(f'<text class="cell-name" x="{x}" y="{y + 31}" text-anchor="middle" font-size="12" '
                  f'fill="{ink}" visibility="hidden">{name}</text>')
     parts.append("</g>")
     return "".join(parts)
@@ -173,7 +173,7 @@ def _edge_targets(valley: Valley) -> list[str]:
 
 def _compass(valley: Valley, cx: float, cy: float) -> str:
     parts = [f'<g class="compass">{_title("compass rose: die face to direction", "rose des vents : face du dé vers direction")}',
-             f'<circle cx="{cx}" cy="{cy}" r="46" fill="#fffbe6" stroke="#111" stroke-width="1.5"/>']
+             f'<circle cx="{cx}" cy="{cy}" r="49" fill="#fffbe6" stroke="#111" stroke-width="1.5"/>']
     for face in range(1, 7):
         direction = valley.compass.get(face)
         if direction not in DIRECTION_NAMES[valley.orientation]:
@@ -184,7 +184,7 @@ def _compass(valley: Valley, cx: float, cy: float) -> str:
         parts.append(f'<line x1="{cx}" y1="{cy}" x2="{cx + 26 * ux:.2f}" y2="{cy + 26 * uy:.2f}" stroke="#111" '
                      f'stroke-width="2"/>')
         parts.append(f'<text class="compass-face" data-face="{face}" data-direction="{direction}" '
-                     f'x="{cx + 36 * ux:.2f}" y="{cy + 36 * uy + 5:.2f}" text-anchor="middle" font-size="15" '
+                     f'x="{cx + 37 * ux:.2f}" y="{cy + 37 * uy + 6:.2f}" text-anchor="middle" font-size="17" '
                      f'font-weight="bold" fill="#111">{face}</text>')
     parts.append(f'<circle cx="{cx}" cy="{cy}" r="4" fill="#111"/></g>')
     return "".join(parts)
