@@ -215,6 +215,7 @@ def test_an_invalid_map_shows_each_finding_inline_and_lights_its_cells(server, b
     assert page.locator("#ed-cell-name").text_content() == "0,-2"
     _then_checked(page, lambda: page.select_option("#ed-region", "1"))
     assert page.locator("#ed-problems li[data-code='region_range']").count() == 0
+    assert page.locator("#ed-board g.cell.lit").count() == 0
     # a paste that is not JSON: the error names the field and where the text breaks
     page.fill("#ed-paste", '{"format": ')
     page.click("#ed-import")

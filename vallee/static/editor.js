@@ -60,6 +60,7 @@
     const {status, data} = await send("maps/check", {map});
     if (status !== 200) { fail(data.error); return; }
     fail(null);
+    lit = [];  // a changed map: the finding once clicked may be gone
     Maamut.showSvg($("ed-board"), data.svg);
     Vallee.translate($("ed-board"));
     showProblems(data.problems);
