@@ -285,3 +285,23 @@ def test_the_companion_serves_la_vallee_beside_the_other_games_with_its_maps_und
         assert (tmp_path / "var" / "vallee-maps" / "ours.json").is_file()
     finally:
         companion.close()
+
+
+def test_text_from_a_map_file_is_escaped_on_the_page_and_in_the_drawing(client, shelf):
+    m = _ours("sly")
+    m["title"] = {"en": '<script>alert(1)</script>"', "fr": "<img src=x onerror=alert(1)>"}
+    m["provenance"]["source"] = "<b>bold</b>"
+    shelf.save(m)
+    page = client.get("/vallee/?map=sly").get_data(as_text=True)
+    assert "<script>alert" not in page and "<img src=x" not in page and "<b>bold</b>" not in page
+    assert "&lt;script&gt;" in page
+
+
+def test_a_flat_top_board_is_drawn_with_its_own_compass_directions(client):
+    from vallee.board_svg import render_valley
+
+    blank = client.get("/vallee/maps/blank.json?orientation=flat").json["map"]
+    svg = render_valley(read_map_file(blank).valley)
+    assert svg.count('class="cell ') == 37
+    assert sorted(svg.split('data-direction="')[i].split('"')[0] for i in range(1, 7)) == sorted(
+        ["SE", "S", "SW", "NW", "N", "NE"])
