@@ -34,11 +34,11 @@ from .config import WebConfig, new_pin, web_settings
 from .games import GameMode, register_mode
 from .hub import GameHub
 from .jsonio import error_response
-from .live import GameControlError, WebTable
+from .live import GameControlError, PageAdapter
 from .serve import BackgroundServer, serve
 from .security import PinGuard, add_security_headers, csrf_token, is_referee
 
-__all__ = ["create_app", "GameMode", "GameHub", "WebTable", "GameControlError", "WebConfig", "BackgroundServer", "serve"]
+__all__ = ["create_app", "GameMode", "GameHub", "PageAdapter", "GameControlError", "WebConfig", "BackgroundServer", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ def create_app(config: Mapping | object | None = None, *, session=None, hub: Gam
     games = tuple(games)
     app.extensions.update({
         "maamut_hub": hub,
-        "maamut_game": WebTable(session, hub),
+        "maamut_game": PageAdapter(session, hub),
         "maamut_pin": PinGuard(app.config["REFEREE_PIN"], app.config["PIN_MAX_FAILURES"],
                                app.config["PIN_LOCKOUT_S"]),
         "maamut_hints": hints,

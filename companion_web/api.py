@@ -37,9 +37,13 @@ def _bad_body(exc: BadBody):
 
 @bp.get("/api/state")
 def state():
-    """The same view every page receives over the event stream."""
-    version, payload = current_app.extensions["maamut_hub"].latest()
-    return Response(payload, mimetype="application/json", headers={"ETag": f'"{version}"'})
+    """The same view every page receives over the event stream. Its ``ETag`` is the
+    game's entity tag, which every committed action changes: the referee's writes send
+    it back as ``If-Match`` (``docs/web-api.md``)."""
+    _, payload, tag = current_app.extensions["maamut_hub"].latest_tagged()
+    if tag is None:
+        tag = current_app.extensions["maamut_game"].tag()
+    return Response(payload, mimetype="application/json", headers={"ETag": f'"{tag}"'})
 
 
 @bp.post("/api/resolve")

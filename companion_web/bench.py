@@ -75,7 +75,7 @@ SO_TIMESTAMPNS = 35
 _EVENT_ID = re.compile(rb"(?:^|\n)id: (\d+)\n")
 
 
-def _viewers_main(host: str, port: int, count: int, last: int, timeout: float, pipe) -> None:
+def _viewers_main(host: str, port: int, count: int, last: int, timeout: float, pipe, path: str = "/api/stream") -> None:
     """``count`` viewers of ``/api/stream`` on one selector loop. For each event each
     viewer records two times: when the kernel received the event's last bytes on its
     socket (``SO_TIMESTAMPNS``: the server's delivery, whatever this process's own
@@ -99,7 +99,7 @@ def _viewers_main(host: str, port: int, count: int, last: int, timeout: float, p
             sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
         except OSError:
             stamps_work = False
-        sock.sendall(b"GET /api/stream HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n")
+        sock.sendall(b"GET %s HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n" % path.encode())
         sock.setblocking(False)
         selector.register(sock, selectors.EVENT_READ, i)
     deadline = time.time() + timeout
@@ -432,6 +432,76 @@ def run_benchmark(viewers: int = 100, updates: int = 40, interval: float = 0.1, 
     }
 
 
-def main(args) -> int:
-    return run_benchmark(args.viewers, args.updates, args.interval, idle=args.idle,
-                         soak_pages=args.soak_pages, soak_seconds=args.soak_seconds)
+def _page_weight(base: str, path: str, state_path: str) -> int:
+    """Bytes of one page with everything it loads (HTML, CSS, scripts, first state)."""
+    html = _get(base + path)
+    total = len(html) + len(_get(base + state_path))
+    for ref in set(re.findall(rb'(?:src|href)="(/[^"]*static/[^"]+)"', html)):
+        total += len(_get(base + ref.decode()))
+    return total
+
+
+def mode_figures(mode, start, change, viewers: int = 20, updates: int = 20, interval: float = 0.05) -> dict:
+    """Another game's page (a :class:`companion_web.games.GameMode` with a live part):
+    its weight, and the latency of its live updates, from the start of a change made
+    through its API (``change(client, i)``, a Flask test client of the same app; ``start``
+    deals the game first) to the event's last bytes reaching each of ``viewers``
+    viewers of its stream (kernel receive time, as ``latency_ms``)."""
+    from . import create_app
+    from .serve import BackgroundServer
+
+    threads = viewers + 16
+    app = create_app({"WAITRESS_THREADS": threads, "SSE_MAX_STREAMS": viewers + 8, "SSE_HEARTBEAT_S": 30},
+                     games=[mode])
+    client = app.test_client()
+    start(client, app.config["REFEREE_PIN"])
+    hub = app.extensions[f"{mode.blueprint.name}_hub"]
+    server = BackgroundServer(app, threads=threads).start()
+    try:
+        weight = _page_weight(server.url, mode.link, mode.link + "api/state")
+        port = int(server.url.rsplit(":", 1)[1])
+        last = hub.latest()[0] + updates
+        ctx = multiprocessing.get_context("spawn")
+        ours, theirs = ctx.Pipe()
+        timeout = 30 + updates * interval * 3
+        process = ctx.Process(target=_viewers_main, args=("127.0.0.1", port, viewers, last, timeout, theirs,
+                                                          mode.link + "api/stream"))
+        process.start()
+        if not ours.poll(60) or ours.recv() != "ready":
+            raise RuntimeError("viewers did not connect")
+        sent = {}
+        for i in range(updates):
+            t = time.time()
+            change(client, app.config["REFEREE_PIN"], i)
+            sent[hub.latest()[0]] = t
+            time.sleep(interval)
+        received = ours.recv() if ours.poll(timeout) else {}
+        process.join(10)
+    finally:
+        server.stop()
+    latencies, missed = [], 0
+    for per_viewer in received.get("delivered") or []:
+        for version, t in sent.items():
+            if version in per_viewer:
+                latencies.append((per_viewer[version] - t) * 1000)
+            else:
+                missed += 1
+    if not received.get("delivered"):
+        missed = viewers * updates
+    return {"page_weight_kb": round(weight / 1024, 1), "viewers": viewers, "updates": updates, "missed": missed,
+            "latency_ms": {"p50": _quantile(latencies, 0.5), "p95": _quantile(latencies, 0.95),
+                           "max": _quantile(latencies, 1.0)}}
+
+
+def main(args, modes=()) -> dict:
+    """``maamut bench web``; ``modes`` are other games' pages to measure too, each
+    ``(key, mode, start, change)`` (see :func:`mode_figures`): their figures are added
+    under ``<key>_page_weight_kb`` and ``<key>_update_latency_ms`` (new keys only)."""
+    result = run_benchmark(args.viewers, args.updates, args.interval, idle=args.idle,
+                           soak_pages=args.soak_pages, soak_seconds=args.soak_seconds)
+    for key, mode, start, change in modes:
+        figures = mode_figures(mode, start, change, viewers=min(args.viewers, 20), updates=min(args.updates, 20))
+        result[f"{key}_page_weight_kb"] = figures["page_weight_kb"]
+        result[f"{key}_update_latency_ms"] = figures["latency_ms"]
+        result[key] = figures
+    return result

@@ -9,6 +9,12 @@ GET, HEAD and OPTIONS) needs the ``X-Referee-PIN`` header or a referee login on 
 browser. A login is enough without a CSRF token only because a mode's blueprint refuses
 writes that lack a custom header of its own (Mammut's ``X-Mammut: 1``), which no
 cross-site form can send; a mode whose blueprint does not must not be registered so.
+
+A mode with a ``live`` part (an object with ``state() -> dict``, the mode's whole view
+as JSON, and ``subscribe(fn)``, calling ``fn(state)`` after each committed change) gets
+the Mâamut pages' live updates: its own :class:`GameHub`, served as server-sent events on
+``<its prefix>/api/stream`` (endpoint ``<blueprint name>_stream``), in the same stream
+slots, with the same reconnect and catch-up (``Last-Event-ID``).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, Flask, current_app, request
 
+from .hub import GameHub
 from .jsonio import error_response
 from .security import is_referee
 
@@ -33,6 +40,8 @@ class GameMode:
     blueprint: Blueprint
     #: What its views find in ``app.extensions`` (its table, its journal...).
     extensions: Mapping[str, object] = field(default_factory=dict)
+    #: Its live part, for live updates on every device (module docstring); ``None``: none.
+    live: object | None = None
 
     @property
     def link(self) -> str:
@@ -50,6 +59,19 @@ def register_mode(app: Flask, mode: GameMode) -> None:
 
     app.before_request_funcs.setdefault(mode.blueprint.name, []).append(writes_need_the_referee)
     app.register_blueprint(mode.blueprint)
+    if mode.live is not None:
+        _serve_live(app, mode)
+
+
+def _serve_live(app: Flask, mode: GameMode) -> None:
+    from .stream import event_stream
+
+    hub = GameHub(render=dict)  # the mode's state is already its view
+    hub.publish(mode.live.state())
+    mode.live.subscribe(hub.publish)
+    app.extensions[f"{mode.blueprint.name}_hub"] = hub
+    app.add_url_rule(mode.link + "api/stream", endpoint=f"{mode.blueprint.name}_stream",
+                     view_func=lambda: event_stream(hub))
 
 
 def _refuse_without_referee(name: str):

@@ -12,7 +12,8 @@ otherwise).
 Routes:
 
 - ``GET /api/hint?player=A``: the live game's suggestions for ``A`` when ``A`` is to
-  move (``hints: []`` otherwise). Anyone may ask (the page's "suggest a move" toggle);
+  move (``hints: []`` otherwise). Referee only (issue 22: the referee switches hints
+  on per player; a viewer's phone does not get them);
   the answer uses only the public position (the cards in hand are not known to the
   companion: every card value is considered). One computation at a time, cached per
   game version and player.
@@ -26,7 +27,7 @@ Routes:
 
 >>> from companion_web import create_app
 >>> app = create_app({"REFEREE_PIN": "424242"})
->>> app.test_client().get("/api/hint?player=A").status_code
+>>> app.test_client().get("/api/hint?player=A", headers={"X-Referee-PIN": "424242"}).status_code
 404
 """
 
@@ -74,6 +75,7 @@ def _hand(value, field: str = "hand"):
 
 
 @bp.get("/api/hint")
+@referee_required
 def hint():
     fn = current_app.extensions["maamut_hints"]
     if fn is None:

@@ -64,6 +64,7 @@ class GameHub:
         self._payload = json.dumps({**empty, "version": 0, "log_from": 0}, ensure_ascii=False).encode()
         self._delta = self._payload
         self._log: list = list(empty.get("log") or [])
+        self._etag: str | None = None
         self._winner = None
         self._last_result = None
         self._previous: dict | None = None
@@ -101,6 +102,7 @@ class GameHub:
             else:
                 self._delta = self._payload
             self._log = log
+            self._etag = view.get("etag")
             self._state = state
             self._cond.notify_all()
             return self._version
@@ -168,6 +170,12 @@ class GameHub:
     def latest(self) -> tuple[int, bytes]:
         with self._cond:
             return self._version, self._payload
+
+    def latest_tagged(self) -> tuple[int, bytes, str | None]:
+        """The latest message with the game's entity tag it was rendered from (``None``
+        while no game has been published)."""
+        with self._cond:
+            return self._version, self._payload, self._etag
 
     def message_sizes(self) -> tuple[int, int]:
         """Bytes of the latest update in full and as a delta (for the benchmark)."""

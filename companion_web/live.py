@@ -1,7 +1,7 @@
 """The page's side of the table: its commands go to the table's one live game, and every
 change of that game is published to every open page.
 
-The web never owns a game. :class:`WebTable` wraps a :class:`session.TableSession`
+The web never owns a game. :class:`PageAdapter` wraps a :class:`session.TableSession`
 (the owner): the referee endpoints turn JSON into engine values once and propose them
 to the session, and a subscription republishes the session's state to the hub after
 each change.
@@ -9,7 +9,7 @@ each change.
 >>> from companion_web.hub import GameHub
 >>> from session import TableSession
 >>> hub = GameHub()
->>> web = WebTable(TableSession(deal=True), hub)
+>>> web = PageAdapter(TableSession(deal=True), hub)
 >>> web.session.new_game([{"id": "A", "name": "Ann"}, {"id": "B", "name": "<b>Bo</b>"}], seed=1)
 >>> hub.state["phase"], hub.state["next_to_place"]
 ('setup', 'A')
@@ -17,8 +17,13 @@ each change.
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
+
 import engine
 from session import CommandError, TableSession
+
+from .view import named_notation, turn_in_words
 
 #: The name the web's error handlers and older callers know the session's refusals by.
 GameControlError = CommandError
@@ -38,22 +43,96 @@ def turn_response(session: TableSession, outcome: engine.Outcome) -> dict:
             "events": engine.events.to_json(outcome.events), "winner": outcome.winner, "needs": engine.needs_to_json(outcome.needs)}
 
 
-class WebTable:
+def game_tag(session: TableSession) -> str:
+    """The live game's entity tag: the number of entries (placements and turns), then a
+    digest of the record and of a turn waiting for a flee choice. Every committed action
+    changes it (an undo too); it names the game's content, so it stays right across a
+    restart of the app. Call it with the session still (``session.locked()``).
+
+    >>> table = TableSession(deal=True)
+    >>> game_tag(table)
+    '0-none'
+    >>> table.new_game([{"id": "A"}, {"id": "B"}], seed=1)
+    >>> tag = game_tag(table); tag.startswith("0-"), len(tag)
+    (True, 14)
+    """
+    game = session.game
+    if game is None:
+        return "0-none"
+    digest = hashlib.sha1("\n".join(game.record_lines()).encode())
+    pending = session.pending_turn()
+    if pending:
+        digest.update(repr((pending["action"], pending["choices"])).encode())
+    return f"{len(game.entries())}-{digest.hexdigest()[:12]}"
+
+
+def entries_of_tag(tag: str) -> int | None:
+    """How many entries the game had when ``tag`` was read (``None``: not one of ours).
+
+    >>> entries_of_tag("12-0123456789ab"), entries_of_tag("junk")
+    (12, None)
+    """
+    head, _, _ = tag.partition("-")
+    return int(head) if head.isdigit() and len(head) < 7 else None
+
+
+#: What the referee's page did, as every page words it (see ``PageAdapter.publish``).
+_CORRECTIONS = {"undo": "taken_back", "played": "entered"}  # placing hunters is setting up, not a correction
+
+
+class PageAdapter:
     """The page's adapter around the table's session (see the module docstring)."""
 
     def __init__(self, session: TableSession, hub):
         self.session = session
         self.hub = hub
-        self._unsubscribe = session.subscribe(lambda change, snapshot: self.publish())
+        self._log: list = []
+        self._correction: dict | None = None
+        self._unsubscribe = session.subscribe(self._changed)
         if session.game is not None:
             self.publish()
 
-    def publish(self) -> int:
+    def _changed(self, change, snapshot) -> None:
+        """Every page is told when the referee's page takes a turn back or enters one;
+        the notice stays until the next change of the game."""
+        if change.kind != "marks":
+            self._correction = None
+        before = self._log
         state = self.session.state_json()
+        log = state.get("log") or []
+        kind = _CORRECTIONS.get(change.kind) if change.source == "page" else None
+        if kind == "taken_back" and len(log) < len(before):
+            self._correction = self._notice(kind, before[-1], state)
+        elif kind == "entered" and len(log) > len(before):
+            self._correction = self._notice(kind, log[-1], state)
+        self.publish(state)
+
+    def _notice(self, kind: str, entry: Mapping, state: Mapping) -> dict:
+        return {"kind": kind, **_said(entry, _names(state))}
+
+    def publish(self, state: dict | None = None) -> int:
+        state = self.session.state_json() if state is None else state
+        self._log = list(state.get("log") or [])
         # While a frightened hunter's owner chooses, the page draws the waiting turn
         # (the move and the mammoth's path) from its events.
         state["pending_events"] = self._pending_events()
+        state["etag"] = game_tag(self.session)
+        state["correction"] = self._correction
         return self.hub.update(**state)
+
+    def tag(self) -> str:
+        return game_tag(self.session)
+
+    def landed_since(self, tag: str) -> dict:
+        """What changed since a page read ``tag``: the turns entered since (each in words
+        and as notation), or how many were taken back."""
+        state = self.session.state_json()
+        log = state.get("log") or []
+        seen = entries_of_tag(tag)
+        names = _names(state)
+        landed = [_said(e, names) for e in (log[seen:] if seen is not None and seen < len(log) else log[-1:])]
+        taken_back = seen - len(log) if seen is not None and seen > len(log) else 0
+        return {"landed": landed, "taken_back": taken_back}
 
     def _pending_events(self) -> list | None:
         pending = self.session.pending_turn()
@@ -84,6 +163,18 @@ class WebTable:
             raise CommandError("cell: give \"q,r\"", field="cell")
         return turn_response(self.session, self.session.choose_flee(cell, source="page"))
 
+    def last_entry(self) -> dict | None:
+        """The entry an undo would take back, in words and as notation; while a flee
+        choice waits, that waiting turn."""
+        pending = self.session.pending_turn()
+        state = self.session.state_json()
+        if pending:
+            events = state.get("pending_events") or self._pending_events() or []
+            notation = engine.notation.turn_to_text(pending["action"], pending["choices"])
+            return _said({"notation": notation, "events": events}, _names(state))
+        log = state.get("log") or []
+        return _said(log[-1], _names(state)) if log else None
+
     def undo(self) -> bool:
         return self.session.undo(source="page")
 
@@ -97,4 +188,16 @@ class WebTable:
         self._unsubscribe()
 
 
-__all__ = ["WebTable", "GameControlError", "parse_turn", "turn_response"]
+def _said(entry: Mapping, names: Mapping) -> dict:
+    """An entry named for people: its notation (ids), with names, and in words."""
+    notation = str(entry.get("notation", ""))
+    return {"notation": notation, "named": named_notation(notation, names),
+            **turn_in_words(entry.get("events"), names)}
+
+
+def _names(state: Mapping) -> dict:
+    players = state.get("players") if isinstance(state.get("players"), Mapping) else {}
+    return {p: str(i.get("name") or p) for p, i in players.items() if isinstance(i, Mapping)}
+
+
+__all__ = ["PageAdapter", "GameControlError", "parse_turn", "turn_response", "game_tag"]

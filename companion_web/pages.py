@@ -24,7 +24,7 @@ from .security import login as pin_login
 bp = Blueprint("pages", __name__)
 
 #: Where a login may send the referee back to (never an address from the request).
-_AFTER_LOGIN = {"setup": "pages.setup", "referee": "pages.referee"}
+_AFTER_LOGIN = {"setup": "pages.setup", "referee": "pages.referee", "mammut": "ostby_mammut.page"}
 
 
 @bp.get("/")
@@ -42,8 +42,23 @@ def sandbox():
     return render_template("sandbox.html", variants=VARIANTS, variant_help=variant_help())
 
 
+#: The palette's colours as people name them, in both languages (a player's default name).
+COLOUR_NAMES = {"red": "rouge", "blue": "bleu", "yellow": "jaune", "purple": "violet", "orange": "orange",
+                "black": "noir", "white": "blanc", "pink": "rose"}
+
+
+def colour_names() -> dict:
+    """``{"#rrggbb": {"en": "Red", "fr": "Rouge"}}`` for the palette.
+
+    >>> colour_names()["#d7263d"]
+    {'en': 'Red', 'fr': 'Rouge'}
+    """
+    return {hex_: {"en": name.capitalize(), "fr": COLOUR_NAMES.get(name, name).capitalize()}
+            for name, hex_ in PALETTE.items()}
+
+
 def _setup_page(error: str = ""):
-    return render_template("setup.html", palette=PALETTE, default_for=dict(zip("ABCD", DEFAULT_COLOURS)),
+    return render_template("setup.html", colour_names=colour_names(), default_for=dict(zip("ABCD", DEFAULT_COLOURS)),
                            variants=VARIANTS, variant_help=variant_help(), error=error)
 
 
@@ -69,6 +84,8 @@ def login():
     # A failed login shows the same page again, whose form keeps the same "next".
     page = request.form.get("next", "")
     target = _AFTER_LOGIN.get(page, "pages.referee")
+    if target not in current_app.view_functions:
+        target = "pages.referee"
 
     def again(error: str):
         if page == "setup":

@@ -45,7 +45,12 @@ def _last_seen() -> int:
 
 @bp.get("/api/stream")
 def stream():
-    hub = current_app.extensions["maamut_hub"]
+    return event_stream(current_app.extensions["maamut_hub"])
+
+
+def event_stream(hub):
+    """``hub``'s updates as this request's event stream (the live page's, and each other
+    game's own: :mod:`companion_web.games`), within the page's stream slots."""
     config = current_app.config
     address = request.remote_addr or "?"
     if not hub.try_open_stream(config["SSE_MAX_STREAMS"], address, config["SSE_MAX_STREAMS_PER_ADDRESS"]):

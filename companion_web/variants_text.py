@@ -73,13 +73,31 @@ _TEXT = {
 }
 
 
+#: The rule sections' words as a French reader reads them (the sections of docs/rulings.md).
+_RULE_FR = (("Setup", "Mise en place"), ("mammoth rules", "règles du mammouth"), ("Mammoth rules", "Règles du mammouth"),
+            ("Flight", "Fuite"), ("Elimination (not in the rulebooks)", "Élimination (absente des règles)"),
+            ("end of", "fin de"), (" and ", " et "), ("EN «", "trad. anglaise «"), ("FR «", "règle «"))
+
+
+def rule_in_french(rule: str) -> str:
+    """A variant's rule section in French words.
+
+    >>> rule_in_french("Flight 3 · mammoth rules ¶2 and ¶6")
+    'Fuite 3 · règles du mammouth ¶2 et ¶6'
+    """
+    for en, fr in _RULE_FR:
+        rule = rule.replace(en, fr)
+    return rule
+
+
 def variant_help() -> dict:
-    """``{name: {"rule": section, "en": {"label", "values"}, "fr": {...}}}``; value keys
-    are the values as the setup form sends them (strings, or JSON for true/false/null)."""
+    """``{name: {"rule": section, "rule_fr": section in French, "en": {"label", "values"},
+    "fr": {...}}}``; value keys are the values as the setup form sends them (strings, or
+    JSON for true/false/null)."""
     out = {}
     for name in CHOICES:
         rule, (en_label, en_values), (fr_label, fr_values) = _TEXT.get(name, ("", (name, {}), (name, {})))
-        out[name] = {"rule": rule, "en": {"label": en_label, "values": en_values},
+        out[name] = {"rule": rule, "rule_fr": rule_in_french(rule), "en": {"label": en_label, "values": en_values},
                      "fr": {"label": fr_label, "values": fr_values}}
     return out
 

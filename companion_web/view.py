@@ -51,6 +51,47 @@ def explain_events(events, names: Mapping | None = None) -> dict[str, list[str]]
     return result
 
 
+def turn_in_words(events, names: Mapping | None = None) -> dict[str, str]:
+    """A turn named in a few words, in every language: its first sentence without the
+    rule citation (what the undo button and the correction notices say).
+
+    >>> turn_in_words([{"type": "hunter_moved", "hunter": "C", "from": "2,0", "to": "4,0", "path": ["3,0", "4,0"],
+    ...                 "direction": "E", "distance": 2}], {"C": "Yellow"})["en"]
+    'Yellow moves 2 E from 2,0 to 4,0'
+    """
+    said = explain_events(events, names)
+    out = {}
+    for lang in LANGS:
+        first = next((line for line in said[lang] if line and not line.startswith(" ")), "")
+        out[lang] = first.partition("  [")[0].rstrip(". ")
+    return out
+
+
+def named_notation(notation: str, names: Mapping | None) -> str:
+    """The notation as people read it: each player's id replaced by his name (the API
+    keeps the ids: ``notation``).
+
+    >>> named_notation("A:E2 B>1,1", {"A": "Yellow", "B": "Blue"}), named_notation("C@0,-3", {"C": "Red"})
+    ('Yellow:E2 Blue>1,1', 'Red@0,-3')
+    >>> named_notation("A:T", {})
+    'A:T'
+    """
+    def name(match):
+        return str((names or {}).get(match.group(1), match.group(1))) + match.group(2)
+
+    return re.sub(r"(?:(?<=^)|(?<=\s))([^\s:@>]+)([:@>])", name, notation)
+
+
+def actor_of(notation: str) -> str | None:
+    """The player whose entry it is (the id before ``:`` or ``@``).
+
+    >>> actor_of("B:W1 A>0,1"), actor_of("C@0,-3"), actor_of("")
+    ('B', 'C', None)
+    """
+    match = re.match(r"([^\s:@>]+)[:@]", notation)
+    return match.group(1) if match else None
+
+
 #: The rule citation's tags as a French reader reads them.
 _FR_TAGS = (("RULINGS «Mammoth flight»", "Arbitrages «Fuite du mammouth»"),
             ("RULINGS «Elimination and the end»", "Arbitrages «Élimination et fin»"),
@@ -166,8 +207,7 @@ def live_view(state: Mapping) -> dict:
         "position": public or None,
         "players": players_view(position, info),
         "svg": svg,
-        "log": [{"notation": str(entry.get("notation", "")), **explain_events(entry.get("events"), names)}
-                for entry in log],
+        "log": [_log_entry(str(entry.get("notation", "")), entry.get("events"), names) for entry in log],
         "winner": state.get("winner"),
         "needs": state.get("needs"),
         "phase": state.get("phase"),
@@ -178,12 +218,29 @@ def live_view(state: Mapping) -> dict:
         "led_cells": _led_cells(len(leds), state.get("led_cells")),
         "result": result_of(log, state.get("winner")),
         # The page's own address (published by the app), shown with a QR code to join.
+        # The game's entity tag (``If-Match`` of the referee's writes, ``docs/web-api.md``).
+        "etag": state.get("etag") if isinstance(state.get("etag"), str) else None,
+        # The referee's last correction ("taken_back" / "entered" and the turn), until the next change.
+        "correction": _correction_view(state.get("correction")),
         "url": state.get("url") if isinstance(state.get("url"), str) and len(state.get("url")) < 200 else None,
         "camera": {"frame": int(camera.get("frame", 0) or 0),
                    "confidence": camera.get("confidence") if isinstance(camera.get("confidence"), Mapping) else {},
                    # Only when the camera loop has a word on the light: the keys stay as they were.
                    **({"light": _light_view(camera["light"])} if isinstance(camera.get("light"), Mapping) else {})},
     }
+
+
+def _log_entry(notation: str, events, names: Mapping) -> dict:
+    """A log entry as pages show it: the notation with ids (the API's), with names
+    (``named``, what people read), whose entry it is, and the explanation."""
+    return {"notation": notation, "named": named_notation(notation, names), "player": actor_of(notation),
+            **explain_events(events, names)}
+
+
+def _correction_view(correction) -> dict | None:
+    if not isinstance(correction, Mapping) or correction.get("kind") not in ("taken_back", "entered"):
+        return None
+    return {key: str(correction.get(key, ""))[:200] for key in ("kind", "notation", "named", *LANGS)}
 
 
 _LIGHT_KINDS = ("glare", "dark", "unreadable")

@@ -8,7 +8,9 @@ subcommand of its own.
 from __future__ import annotations
 
 
-def register_bench(bench_subparsers) -> None:
+def register_bench(bench_subparsers, handler=None) -> None:
+    """``maamut bench web``; ``handler`` (the app wiring's) measures the other games'
+    pages too, which the web part does not know (``maamut.web_bench``)."""
     parser = bench_subparsers.add_parser(
         "web", help="page weight and live-update latency with many viewers (waitress, loopback)",
         description="Measure the page weight and the live-update latency with many viewers, served by "
@@ -22,13 +24,19 @@ def register_bench(bench_subparsers) -> None:
     parser.add_argument("--soak-pages", type=int, default=150, help="live pages of the memory soak (default 150)")
     parser.add_argument("--soak-seconds", type=float, default=600,
                         help="length of the memory soak in seconds (default 600; 0 skips it)")
-    parser.set_defaults(handler=_bench)
+    parser.set_defaults(handler=handler or _bench)
 
 
-def _bench(args) -> int:
-    from .bench import main
-
+def arguments_ok(args) -> bool:
     if args.viewers < 1 or args.updates < 1 or args.interval < 0 or args.idle < 0 or args.soak_seconds < 0:
         print("maamut bench web: --viewers and --updates must be positive, --interval not negative")
+        return False
+    return True
+
+
+def _bench(args, modes=()) -> dict | int:
+    from .bench import main
+
+    if not arguments_ok(args):
         return 2
-    return main(args)
+    return main(args, modes)

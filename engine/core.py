@@ -77,10 +77,6 @@ class Position:
         return hash((self.tiles, self.mammoth, self.players, tuple(sorted(self.hunters.items())),
                      tuple(sorted(self.traps.items())), self.to_move, self.eliminated))
 
-    def hunters_at(self, cell: int) -> list[str]:
-        """Names of the hunters standing on ``cell``, in seating order."""
-        return [p for p in self.players if self.hunters.get(p) == cell]
-
     def traps_of(self, player: str) -> int:
         return sum(1 for owner in self.traps.values() if owner == player)
 

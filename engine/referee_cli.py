@@ -45,11 +45,28 @@ def cmd_replay(args) -> int:
         print_json({"position": position_to_json(game.position), "notation": position_to_text(game.position),
                     "winner": game.winner, "turns": game.turns_played()})
     else:
+        names = _display_names(game)
         for entry in game.history:
-            for line in explain(entry["events"], args.lang, with_rules=False):
+            for line in explain(_named(entry["events"], names), args.lang, with_rules=False):
                 print(line)
         print(position_to_text(game.position))
     return 0
+
+
+def _display_names(game) -> dict:
+    """The players' names kept in the record's header (ids where it has none): what
+    people read uses names, the notation keeps its ids."""
+    stored = game.table.get("players") if isinstance(game.table, dict) else None
+    stored = stored if isinstance(stored, dict) else {}
+    return {p: stored[p]["name"] for p in game.players
+            if isinstance(stored.get(p), dict) and isinstance(stored[p].get("name"), str) and stored[p]["name"].strip()}
+
+
+def _named(events, names: dict) -> list:
+    from .events import to_json
+
+    return [{k: names.get(v, v) if k in ("hunter", "owner", "winner") and isinstance(v, str) else v
+             for k, v in event.items()} for event in to_json(events)]
 
 
 def cmd_bench(args) -> dict:

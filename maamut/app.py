@@ -14,7 +14,6 @@ simulated camera watching simulated players.
 from __future__ import annotations
 
 import logging
-import os
 import socket
 import threading
 
@@ -209,11 +208,13 @@ def mammut_mode(journal_path: str) -> GameMode | None:
     ``journal_path``; its page changes the game only with the referee's authority, as
     Mâamut's does (:mod:`companion_web.games`). ``None`` when it is not installed."""
     try:
-        from ostby_mammut.web import EXTENSION, Table, bp
+        from ostby_mammut.web import EXTENSION, MammutSession, bp
     except ImportError as exc:  # the Mâamut companion runs without it
         log.warning("Mammut mode unavailable: %s", exc)
         return None
-    return GameMode("Mammut", bp, {EXTENSION: Table(journal_path)})
+    table = MammutSession(journal_path)
+    # ``live``: every device at the table follows the game, as on Mâamut's pages.
+    return GameMode("Mammut", bp, {EXTENSION: table}, live=table)
 
 
 def vallee_mode(maps_folder: str) -> GameMode | None:
@@ -241,6 +242,3 @@ def wait_forever(stop: threading.Event) -> None:
     except KeyboardInterrupt:
         stop.set()
 
-
-def ensure_folder(path: str) -> None:
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)

@@ -220,8 +220,8 @@ class Game:
                                     "eval.reveal", fr=f"{p} a {want['total']} tuiles de butin, {sum(got.values())} décrites")
             for k, v in want["known"].items():
                 if got[k] < v:
-                    raise IllegalAction(f"{p} took {v} {k} tile(s) face up: they still count", "eval.reveal",
-                                        fr=f"{p} a pris {v} tuile(s) {k} face visible : elles comptent toujours")
+                    raise IllegalAction(f"{p} took {v} {k} tile{'s' if v != 1 else ''} face up: they still count", "eval.reveal",
+                                        fr=f"{p} a pris {v} tuile{'s' if v != 1 else ''} {k} face visible : elles comptent toujours")
             revealed[p] = dict(got)
         arrow = action.get("arrow", self.sharing.arrow)
         if arrow not in ("red", "blue"):

@@ -94,6 +94,26 @@ def _fr_kind(kind):
     return SPECIES_FR.get(kind, KIND_FR.get(kind, kind))
 
 
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """A number and its noun as people write it (either language: the plural is given
+    when it is not the noun with an ``s``).
+
+    >>> _count(1, "axe"), _count(3, "axe"), _count(2, "peau", "peaux")
+    ('1 axe', '3 axes', '2 peaux')
+    """
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+def _names(names: list, conjunction: str) -> str:
+    """``Bob``, ``Bob and Cat``, ``Bob, Cat and Dan`` (or with ``et``)."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {conjunction} {names[-1]}"
+
+
+def _a(kind: str) -> str:
+    """An English noun with its article: ``a bear``, ``an ibex``."""
+    return f"{'an' if kind[:1] in 'aeiou' else 'a'} {kind}"
+
+
 def validate(inp: RoundInput) -> None:
     """Rule checks on a well-formed request (raise :class:`IllegalAction`; :class:`BadRequest`
     for an exchange card given only one of its two halves)."""
@@ -128,8 +148,8 @@ def validate(inp: RoundInput) -> None:
     played = Counter(c.card for c in inp.cards)
     for card, count in played.items():
         if count > EVALUATION_CARDS[card]:
-            raise _ill("card.count", f"the deck has {EVALUATION_CARDS[card]} {card} card(s), {count} were played",
-                       f"le paquet a {EVALUATION_CARDS[card]} carte(s) {card}, {count} jouées")
+            raise _ill("card.count", f"the deck has {_count(EVALUATION_CARDS[card], card + ' card')}, {count} were played",
+                       f"le paquet a {_count(EVALUATION_CARDS[card], 'carte')} {card}, {count} jouées")
 
 
 def unplaceable(totals: Counter, config: Config):
@@ -214,6 +234,20 @@ class _Scorer:
             return None
         return best
 
+    def tie(self, counts: dict, player, penalty: bool = False) -> tuple[str, str]:
+        """How a tie on ``counts`` was settled for ``player``, to close his line (empty
+        when nobody shares his count): the shaman's order decides, or, for a penalty
+        under ``penalty_ties: all``, every tied player pays (FR «Le chamane»)."""
+        others = [q for q in self.players if q != player and counts[q] == counts[player]]
+        if not others:
+            return "", ""
+        names_en = _names(others, "and")
+        names_fr = _names(others, "et")
+        if penalty and self.v.penalty_ties == "all":
+            return f" — tied with {names_en}: all of them pay", f" — à égalité avec {names_fr} : tous paient"
+        return (f" — tied with {names_en}, the shaman's order decides",
+                f" — à égalité avec {names_fr}, l'ordre du chamane départage")
+
     def least(self, counts: dict) -> list:
         """Who takes a 'fewest' penalty: the worst placed of the tied, or all of them."""
         low = min(counts.values())
@@ -244,9 +278,10 @@ class _Scorer:
                               f"carte {card} : personne n'a de {what_fr}, sans effet")
                     continue
                 (self.skins if kind == SKIN else self.fires)[who] += 1
+                tie_en, tie_fr = self.tie(counts, who)
                 self.line(who, f"card_{card}", f"eval.card.{card}",
-                          f"Most {what} ({counts[who]}): the card counts as one {kind}",
-                          f"Le plus de {what_fr} ({counts[who]}) : la carte compte comme un(e) {_fr_kind(kind)}")
+                          f"Most {what} ({counts[who]}): the card counts as one {kind}{tie_en}",
+                          f"Le plus de {what_fr} ({counts[who]}) : la carte compte comme un(e) {_fr_kind(kind)}{tie_fr}")
         self.axes(axes)
         self.skins_item()
         self.tusks_item(tusks)
@@ -270,11 +305,11 @@ class _Scorer:
             if not n:
                 continue
             if self.last:
-                self.line(p, "axe", "eval.axe_last_round", f"{n} axe(s) × 3 in the last round",
-                          f"{n} hache(s) × 3 à la dernière manche", 3 * n)
+                self.line(p, "axe", "eval.axe_last_round", f"{_count(n, 'axe')} × 3 in the last round",
+                          f"{_count(n, 'hache')} × 3 à la dernière manche", 3 * n)
             if bonus:
-                self.line(p, "axe_bonus", "eval.card.axes_bonus", f"Axe bonus card: {n} axe(s) × 2",
-                          f"Carte bonus des haches : {n} hache(s) × 2", 2 * n)
+                self.line(p, "axe_bonus", "eval.card.axes_bonus", f"Axe bonus card: {_count(n, 'axe')} × 2",
+                          f"Carte bonus des haches : {_count(n, 'hache')} × 2", 2 * n)
         if self.last:
             return
         for p in clockwise_from(self.players, self.inp.holder):
@@ -296,10 +331,10 @@ class _Scorer:
                 got += 1
             self.draws.append({"player": p, "cards": got})
             short = f", {n - got} missing: the draw pile is empty" if got < n else ""
-            short_fr = f", {n - got} manquante(s) : la pioche est vide" if got < n else ""
+            short_fr = f", {_count(n - got, 'manquante')} : la pioche est vide" if got < n else ""
             self.line(p, "axe", "eval.draw_empty" if got < n else "eval.axe_card",
-                      f"{n} axe(s): draws {got} action card(s){short}",
-                      f"{n} hache(s) : pioche {got} carte(s) d'action{short_fr}", 0, cards=got)
+                      f"{_count(n, 'axe')}: draws {_count(got, 'action card')}{short}",
+                      f"{_count(n, 'hache')} : pioche {_count(got, 'carte')} d'action{short_fr}", 0, cards=got)
 
     def skins_item(self):
         R = self.inp.config.skins_points[self.inp.round - 1]
@@ -307,37 +342,44 @@ class _Scorer:
             if self.skins[p]:
                 self.track[p] += self.skins[p]
                 self.line(p, "skins_track", "eval.skin_track",
-                          f"{self.skins[p]} skin(s): the mammoth moves to space {self.track[p]} of the skins track",
-                          f"{self.skins[p]} peau(x) : le mammouth avance à la case {self.track[p]} du parcours des peaux",
+                          f"{_count(self.skins[p], 'skin')}: the mammoth moves to space {self.track[p]} of the skins track",
+                          f"{_count(self.skins[p], 'peau', 'peaux')} : le mammouth avance à la case {self.track[p]} du parcours des peaux",
                           0, track=self.skins[p])
         top = self.most(self.track, need_one=False)
-        self.line(top, "skins_most", "eval.skin_most", f"Furthest on the skins track ({self.track[top]}): +{R} in round {self.inp.round}",
-                  f"Le plus avancé sur le parcours des peaux ({self.track[top]}) : +{R} à la manche {self.inp.round}", R)
+        tie_en, tie_fr = self.tie(self.track, top)
+        self.line(top, "skins_most", "eval.skin_most",
+                  f"Furthest on the skins track ({self.track[top]}): +{R} in round {self.inp.round}{tie_en}",
+                  f"Le plus avancé sur le parcours des peaux ({self.track[top]}) : +{R} à la manche {self.inp.round}{tie_fr}",
+                  R)
         others = {p: (self.track[p] if p != top else 10 ** 9) for p in self.players}
         for p in self.least(others):
-            self.line(p, "skins_least", "eval.skin_least", f"Last on the skins track ({self.track[p]}): −{R}",
-                      f"Dernier sur le parcours des peaux ({self.track[p]}) : −{R}", -R)
+            tie_en, tie_fr = self.tie(others, p, penalty=True)
+            self.line(p, "skins_least", "eval.skin_least", f"Last on the skins track ({self.track[p]}): −{R}{tie_en}",
+                      f"Dernier sur le parcours des peaux ({self.track[p]}) : −{R}{tie_fr}", -R)
         for c in self.played("skins_most_points"):
             who = self.most(self.skins)
             if who is None:
                 self.line(c.player, "card_skins_most_points", "eval.most_needs_one", "Most-skins card: nobody has a skin, no effect",
                           "Carte du plus de peaux : personne n'a de peau, sans effet")
             else:
+                tie_en, tie_fr = self.tie(self.skins, who)
                 self.line(who, "card_skins_most_points", "eval.card.skins_most_points",
-                          f"Most skins this round ({self.skins[who]}): +4", f"Le plus de peaux de la manche ({self.skins[who]}) : +4", 4)
+                          f"Most skins this round ({self.skins[who]}): +4{tie_en}",
+                          f"Le plus de peaux de la manche ({self.skins[who]}) : +4{tie_fr}", 4)
 
     def tusks_item(self, tusks):
         for p in self.players:
             if tusks[p]:
-                self.line(p, "tusk", "eval.tusk", f"{tusks[p]} tusk(s) × 2", f"{tusks[p]} défense(s) × 2", 2 * tusks[p])
+                self.line(p, "tusk", "eval.tusk", f"{_count(tusks[p], 'tusk')} × 2", f"{_count(tusks[p], 'défense')} × 2", 2 * tusks[p])
         for c in self.played("tusks_most_points"):
             who = self.most(tusks)
             if who is None:
                 self.line(c.player, "card_tusks_most_points", "eval.most_needs_one", "Most-tusks card: nobody has a tusk, no effect",
                           "Carte du plus de défenses : personne n'a de défense, sans effet")
             else:
+                tie_en, tie_fr = self.tie(tusks, who)
                 self.line(who, "card_tusks_most_points", "eval.card.tusks_most_points",
-                          f"Most tusks ({tusks[who]}): +4", f"Le plus de défenses ({tusks[who]}) : +4", 4)
+                          f"Most tusks ({tusks[who]}): +4{tie_en}", f"Le plus de défenses ({tusks[who]}) : +4{tie_fr}", 4)
 
     def meat_item(self):
         n = len(self.players)
@@ -359,13 +401,14 @@ class _Scorer:
     def fire_item(self):
         payers = self.least(self.fires)
         for p in payers:
+            tie_en, tie_fr = self.tie(self.fires, p, penalty=True)
             self.line(p, "fire", "eval.fire" if self.v.penalty_ties == "shaman" else "eval.penalty_ties",
-                      f"Fewest fires ({self.fires[p]}): −5", f"Le moins de feux ({self.fires[p]}) : −5", -5)
+                      f"Fewest fires ({self.fires[p]}): −5{tie_en}", f"Le moins de feux ({self.fires[p]}) : −5{tie_fr}", -5)
             if len(self.players) == 2 and len(payers) == 1:
                 other = next(q for q in self.players if q != p)
                 if self.fires[other]:
-                    self.line(other, "fire_two", "eval.fire_two", f"Two players: {self.fires[other]} fire(s) × 1",
-                              f"À deux : {self.fires[other]} feu(x) × 1", self.fires[other])
+                    self.line(other, "fire_two", "eval.fire_two", f"Two players: {_count(self.fires[other], 'fire')} × 1",
+                              f"À deux : {_count(self.fires[other], 'feu', 'feux')} × 1", self.fires[other])
         if len(self.players) == 2 and len(payers) == 2:
             # Both tied players paid (penalty_ties: all): the +1 per fire goes to the player who
             # did not pay, and there is none (docs/rulings-mammut.md «Two players tied on fire»).
@@ -404,7 +447,7 @@ class _Scorer:
                         self.line(p, "animal", "eval.animal", f"{s} tile: already owned, nothing",
                                   f"Tuile {_fr_kind(s)} : espèce déjà possédée, rien")
                     else:
-                        self.grant(p, s, "animal", "eval.animal", f"{s} tile: a {s} token",
+                        self.grant(p, s, "animal", "eval.animal", f"{s} tile: {_a(s)} token",
                                    f"Tuile {_fr_kind(s)} : un pion {_fr_kind(s)}")
             if p == top:
                 for c in most_skins_cards:
@@ -425,16 +468,16 @@ class _Scorer:
             raise _ill("eval.card.animal_exchange", f"{p} has no {c.give} tile to give up",
                        f"{p} n'a pas de tuile {_fr_kind(c.give)} à échanger")
         if c.take in self.species[p]:
-            raise _ill("eval.card.animal_exchange", f"{p} already owns a {c.take}", f"{p} possède déjà un(e) {_fr_kind(c.take)}")
+            raise _ill("eval.card.animal_exchange", f"{p} already owns {_a(c.take)}", f"{p} possède déjà un(e) {_fr_kind(c.take)}")
         animal_tiles[c.give] -= 1
         self.grant(p, c.take, "card_animal_exchange", "eval.card.animal_exchange",
-                   f"Exchange card: {c.give} tile given up for a {c.take} token",
+                   f"Exchange card: {c.give} tile given up for {_a(c.take)} token",
                    f"Carte d'échange : tuile {_fr_kind(c.give)} contre un pion {_fr_kind(c.take)}")
 
     def most_skins_animal(self, c, who):
         choice = c.take
         if choice is not None and choice in self.species[who]:
-            raise _ill("eval.card.skins_most_animal", f"{who} already owns a {choice}: choose another species",
+            raise _ill("eval.card.skins_most_animal", f"{who} already owns {_a(choice)}: choose another species",
                        f"{who} possède déjà un(e) {_fr_kind(choice)} : choisissez une autre espèce")
         if choice is None:
             choice = next((s for s in self.inp.config.species if s not in self.species[who] and self.supply.get(s, 0) > 0),
@@ -444,7 +487,7 @@ class _Scorer:
                       "Most skins: every species already owned, nothing", "Le plus de peaux : toutes les espèces déjà possédées, rien")
             return
         self.grant(who, choice, "card_skins_most_animal", "eval.card.skins_most_animal",
-                   f"Most skins ({self.skins[who]}): a {choice} token of his choice",
+                   f"Most skins ({self.skins[who]}): {_a(choice)} token of his choice",
                    f"Le plus de peaux ({self.skins[who]}) : un pion {_fr_kind(choice)} au choix")
 
     def final_scoring(self):

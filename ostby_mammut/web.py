@@ -47,8 +47,9 @@ bp = Blueprint("ostby_mammut", __name__, url_prefix="/mammut", template_folder="
                static_folder="static", static_url_path="/static")
 
 
-class Table:
-    """The game on the table, its journal and a lock (one change at a time).
+class MammutSession:
+    """The Mammut table's one live game (what :class:`session.TableSession` is for
+    Mâamut), its journal and a lock (one change at a time).
 
     Every change is validated on a copy, journaled, then applied (the copy becomes the
     game); :class:`rulekit.journal.JournalError` means nothing changed.
@@ -60,6 +61,29 @@ class Table:
         #: What the journal set aside at this start, if anything (``Loaded.notice()``).
         self.resumed = self.journal.load(replay_prefix)
         self.game: Game | None = self.resumed.game
+        self._subscribers: list = []
+
+    # The page's live part: every device follows the table (``companion_web.games``).
+    def state(self) -> dict:
+        """The whole view the page draws, as ``GET /mammut/api/state`` answers it."""
+        with self.lock:
+            return self._state()
+
+    def _state(self) -> dict:
+        notice = self.journal_notice()
+        return {"ok": True, **_view(self.game), **({"journal": notice} if notice else {})}
+
+    def subscribe(self, fn) -> None:
+        """Call ``fn(state)`` after each committed change, in order."""
+        with self.lock:
+            self._subscribers.append(fn)
+
+    def _changed(self) -> None:
+        # Called with the lock held, right after a change: subscribers see each state once, in order.
+        if self._subscribers:
+            state = self._state()
+            for fn in list(self._subscribers):
+                fn(state)
 
     def new_game(self, setup: dict) -> None:
         game = Game(setup)  # validates before anything is written
@@ -99,7 +123,7 @@ def _record(line, value, field: str) -> str:
         raise BadRequest(field, "cannot be stored in the journal") from None
 
 
-def _table() -> Table:
+def _table() -> MammutSession:
     return current_app.extensions[EXTENSION]
 
 
@@ -122,6 +146,9 @@ def _view(game: Game | None) -> dict:
         "played": [{"player": p, "card": c if c not in EVALUATION_CARDS else "face_down"} for p, c in s.played],
         "options": options(s), "results": game.results, "final": game.final, "actions": len(game.actions),
         "variants": game.variants.to_json(),
+        # How many tiles of the set can show each kind: the page says so where it limits an entry.
+        "tile_set": {"tiles": game.config.tile_count,
+                     "max": {kind: game.config.max_of(kind) for kind in (*game.config.kinds(), QUESTION)}},
     }
     if game.phase == "evaluation":
         view["evaluation"] = game.evaluation_defaults()
@@ -164,16 +191,19 @@ def _headers(response):
 
 @bp.get("/")
 def page():
-    lang = request.args.get("lang", "fr")
-    return render_template("ostby_mammut/mammut.html", lang="en" if lang == "en" else "fr")
+    # Inside the companion the page wears the site's frame (navigation, language, PIN)
+    # and follows the table live; alone (tests, another app) it stands by itself.
+    framed = "maamut_hub" in current_app.extensions
+    stream = f"{bp.name}_stream" in current_app.view_functions
+    lang = request.args.get("lang")
+    return render_template("ostby_mammut/mammut.html", lang=lang if lang in ("en", "fr") else "",
+                           layout="base.html" if framed else "ostby_mammut/alone.html",
+                           stream=(bp.url_prefix + "/api/stream") if stream else "")
 
 
 @bp.get("/api/state")
 def state():
-    table = _table()
-    with table.lock:
-        notice = table.journal_notice()
-        return jsonify({"ok": True, **_view(table.game), **({"journal": notice} if notice else {})})
+    return jsonify(_table().state())
 
 
 def _body() -> dict:
@@ -202,6 +232,7 @@ def _write(fn):
             return _error(exc, 409)
         except JournalError as exc:
             return _journal_error(exc)
+        table._changed()
         return jsonify({"ok": True, "events": events or [], **_view(table.game)})
 
 
@@ -246,8 +277,8 @@ def undo():
 def register(app: Flask, journal_path: str) -> None:
     """Add the Mammut mode to ``app`` under ``/mammut/``; its game lives in ``journal_path``
     (replayed now if it exists)."""
-    app.extensions[EXTENSION] = Table(journal_path)
+    app.extensions[EXTENSION] = MammutSession(journal_path)
     app.register_blueprint(bp)
 
 
-__all__ = ["register", "bp", "Table", "QUESTION", "SHAMAN", "UNSORTED"]
+__all__ = ["register", "bp", "MammutSession", "QUESTION", "SHAMAN", "UNSORTED"]

@@ -1,6 +1,6 @@
 """The one durable journal of every game's table: JSON lines that survive power cuts.
 
-A table (Mâamut's :class:`session.TableSession`, the Mammut page's ``Table``, the games
+A table (Mâamut's :class:`session.TableSession`, the Mammut page's ``MammutSession``, the games
 to come) keeps the game it referees here. Its order for every change is *validate →
 journal → apply*: it works the change out on a copy of its game, hands the new record
 lines to :meth:`Journal.append` (or :meth:`Journal.begin` for a new game), and only

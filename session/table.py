@@ -234,6 +234,12 @@ class TableSession:
         with self._lock:
             return [dict(m) for m in self._marks]
 
+    def locked(self) -> threading.RLock:
+        """Hold the table still: ``with table.locked(): ...`` sees no change land until
+        it ends, and may itself call the commands (a check, then an act on the same game:
+        the page's ``If-Match``)."""
+        return self._lock
+
     def state_json(self) -> dict:
         """The game's part of the page state (keys documented in ``companion_web.hub``)."""
         with self._lock:

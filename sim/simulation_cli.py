@@ -115,10 +115,14 @@ def run_demo(args) -> int:
     if not args.config:
         cfg.game["journal"] = "var/demo-game.jsonl"
         cfg.camera["calibration"] = "var/demo-calibration.json"
+        # The demo's players press its buttons and its LEDs are drawn on the page: no GPIO
+        # pins nor LED controller to look for (a visitor reads only what the demo is).
+        cfg.buttons["pin_factory"] = "none"
+        cfg.leds["backend"] = "simulated"
     companion = Companion(cfg)
     companion.start_web()
     say("demo: simulated players move the pieces; a simulated camera films them and the real camera loop "
-        "follows" if not args.no_vision else "demo: bots play (camera path off)")
+        "follows; the LEDs are drawn on the referee's page" if not args.no_vision else "demo: bots play (camera path off)")
     stop = threading.Event()
     stop_on_sigterm(stop)
     demo = Demo(companion, seed=args.seed, turn_s=args.turn_seconds, attract_s=args.attract_seconds,

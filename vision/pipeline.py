@@ -138,14 +138,6 @@ def _with_tiles(observation, tiles):
     return replace(observation, tiles=tuple(tiles))
 
 
-def track_frames(frames: Iterable[tuple[float, np.ndarray]], players, **options) -> TrackRun:
-    """Track a whole recording given as ``(timestamp, frame)`` pairs."""
-    run = TrackRun(players, **options)
-    for timestamp, frame in frames:
-        run.feed(timestamp, frame)
-    return run
-
-
 def track_source(spec: str, run: TrackRun, fps: float = 30.0) -> TrackRun:
     """Feed every frame of the source ``spec`` names to ``run``, then finish it.
 

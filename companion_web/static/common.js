@@ -96,6 +96,37 @@ const Maamut = (() => {
       dir_west: "côté ouest", "dir_south-west": "côté sud-ouest", dir_south: "côté sud", "dir_south-east": "côté sud-est",
       camera_setup: "Ce que voit la caméra", choice_pending: "choix en attente", trapped_short: "piégé !"},
   };
+  /* Corrections, the referee's board, coordinates (issue 22). */
+  Object.assign(TEXT.en, {
+    stale: "Not done: the game changed since your page showed it.", stale_landed: "Landed meanwhile:",
+    stale_back: "Taken back meanwhile: {n}.", stale_new: "A new game was dealt.", check_again: "Check the board and try again.",
+    undo_named: "Undo “{turn}”", undo_none: "Nothing to undo", corr_taken_back: "The referee took back: {turn}",
+    corr_entered: "The referee entered: {turn}", took_back: "Taken back: {turn}", ref_turn: "To move:",
+    pick_hunter: "Click the hunter of {name}, then the cell it moves to.", pick_cell: "{name}: click the cell to move to (1 to 3 cells in a straight line).",
+    type_turn: "Or type the turn", coords_show: "Coordinates", error_prefix: "Refused:",
+    to_place: "to place", viewing: "Looking back: {where}", finished: "The game is over.",
+    stand_about: "Mâamut: the hunters take turns to drive the mammoth into one of their traps, and it flees when frightened. This screen follows the game on the table.",
+    ai_suggest: "Suggest a move", ai_hunters: "AI hunters", ai_analysis: "AI analysis (referee)",
+    ai_analyse: "Analyse: win chance of each action", ai_thinking: "thinking…", ai_none: "no AI on this companion",
+    ai_no_estimate: "no estimate", ai_flees: "flees to", ai_plays: "plays", ai_hand: "enter its cards",
+    ai_waiting: "waiting", ai_cards: "cards", ai_cards_eg: "e.g. 123", ai_level_easy: "easy", ai_level_normal: "normal",
+    ai_level_hard: "hard",
+  });
+  Object.assign(TEXT.fr, {
+    stale: "Rien n'a été fait : la partie a changé depuis que votre page l'a affichée.", stale_landed: "Entre-temps :",
+    stale_back: "Annulés entre-temps : {n}.", stale_new: "Une nouvelle partie a été distribuée.", check_again: "Vérifiez le plateau et recommencez.",
+    undo_named: "Annuler « {turn} »", undo_none: "Rien à annuler", corr_taken_back: "L'arbitre a annulé : {turn}",
+    corr_entered: "L'arbitre a saisi : {turn}", took_back: "Annulé : {turn}", ref_turn: "Au trait :",
+    pick_hunter: "Cliquez le chasseur de {name}, puis la case où il va.", pick_cell: "{name} : cliquez la case d'arrivée (1 à 3 cases en ligne droite).",
+    type_turn: "Ou tapez le tour", coords_show: "Coordonnées", error_prefix: "Refusé :",
+    to_place: "doit poser", viewing: "Retour en arrière : {where}", finished: "La partie est finie.",
+    stand_about: "Mâamut : à tour de rôle, les chasseurs poussent le mammouth vers l'un de leurs pièges, et il fuit quand on l'effraie. Cet écran suit la partie posée sur la table.",
+    ai_suggest: "Suggérer un coup", ai_hunters: "Chasseurs joués par l'IA", ai_analysis: "Analyse de l'IA (arbitre)",
+    ai_analyse: "Analyser : chances de gagner de chaque action", ai_thinking: "réflexion…", ai_none: "pas d'IA sur ce compagnon",
+    ai_no_estimate: "pas d'estimation", ai_flees: "fuit vers", ai_plays: "joue", ai_hand: "entrez ses cartes",
+    ai_waiting: "attend", ai_cards: "cartes", ai_cards_eg: "p. ex. 123", ai_level_easy: "facile", ai_level_normal: "moyen",
+    ai_level_hard: "difficile",
+  });
   let lang = localStorage.getItem("maamut-lang") || (navigator.language || "en").slice(0, 2);
   if (!TEXT[lang]) lang = "en";
   const listeners = [];
@@ -119,16 +150,104 @@ const Maamut = (() => {
     if (doc.getElementsByTagName("parsererror").length) return;
     box.replaceChildren(document.importNode(doc.documentElement, true));
     box.dataset.svg = text;
+    coords(box);
+  }
+
+  /* The game's entity tag of the last state this page showed: every write under
+     /api/game/ sends it as If-Match, so a turn that landed meanwhile refuses the write
+     (412) instead of being the one corrected (docs/web-api.md). */
+  let etag = null;
+  let lastView = null;
+  /* Every page calls this with each state it shows: the tag for its writes, and the
+     referee's last correction said on top of the page. */
+  function seen(view) {
+    if (!view) return;
+    lastView = view;
+    if (typeof view.etag === "string") etag = view.etag;
+    const box = document.getElementById("correction");
+    if (!box) return;
+    const text = correctionText(view);
+    box.hidden = !text;
+    box.textContent = text;
   }
 
   async function call(url, body, method = "POST") {
     const csrf = document.querySelector('meta[name="csrf-token"]').content;
-    const response = await fetch(url, {method, credentials: "same-origin",
-      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf},
+    const headers = {"Content-Type": "application/json", "X-CSRF-Token": csrf};
+    if (url.startsWith("/api/game/") && etag) headers["If-Match"] = '"' + etag + '"';
+    const response = await fetch(url, {method, credentials: "same-origin", headers,
       body: body === undefined ? undefined : (typeof body === "string" ? body : JSON.stringify(body))});
     let data = null;
     try { data = await response.json(); } catch (e) { data = {ok: false, error: {message: response.statusText}}; }
+    const tag = response.headers.get("ETag");
+    if (url.startsWith("/api/game/") && tag) etag = tag.replace(/"/g, "");
     return {status: response.status, data};
+  }
+
+  const fill = (text, values) => text.replace(/\{(\w+)\}/g, (m, k) => (values[k] !== undefined ? values[k] : m));
+
+  /* What a refused write says, in the page's language: a stale one names the turns
+     that landed meanwhile (in words, then the notation). */
+  function refusal(status, data) {
+    const error = (data && data.error) || {};
+    if (status !== 412) return t("error_prefix") + " " + (error.said || error.message || String(status));
+    const words = (turn) => (turn[lang] || turn.en) + " (" + (turn.named || turn.notation) + ")";
+    let text = t("stale") + " ";
+    if (error.taken_back) text += fill(t("stale_back"), {n: error.taken_back}) + " ";
+    else if ((error.landed || []).length) text += t("stale_landed") + " " + error.landed.map(words).join("; ") + ". ";
+    else text += t("stale_new") + " ";
+    return text + t("check_again");
+  }
+
+  /* "The referee took back: Bob moves 1 W from 1,-3 to 0,-3 (B:W1)", or "" */
+  function correctionText(view) {
+    const c = view && view.correction;
+    if (!c) return "";
+    return fill(t("corr_" + c.kind), {turn: (c[lang] || c.en) + " (" + (c.named || c.notation) + ")"});
+  }
+
+  /* A log entry's notation as people read it: the player's colour, then the notation
+     with names ("Yellow:E2"); the ids' notation stays in the title and data-notation. */
+  function entryLabel(entry, players) {
+    const box = document.createElement("strong");
+    box.className = "entry";
+    box.dataset.notation = entry.notation;
+    box.title = entry.notation;
+    const who = (players || []).find((p) => p.id === entry.player);
+    if (who) { const dot = el("span", null, "swatch small"); dot.style.background = who.colour; box.append(dot); }
+    box.append(document.createTextNode(entry.named || entry.notation));
+    return box;
+  }
+
+  /* Coordinates on every board: each cell's q,r written small at the top of its
+     hexagon, on or off for the whole site (remembered). Added in the page, so the
+     state sent to every viewer stays as small as it was. */
+  let coordsOn = localStorage.getItem("maamut-coords") !== "off";
+  function coords(box) {
+    const svg = box && box.querySelector("svg.board");
+    if (!svg) return;
+    svg.querySelectorAll("text.coord").forEach((n) => n.remove());
+    if (!coordsOn) return;
+    svg.querySelectorAll("g.cell[data-cell]").forEach((g) => {
+      const use = g.querySelector("use");
+      if (!use) return;
+      const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+      label.setAttribute("x", use.getAttribute("x"));
+      label.setAttribute("y", String(Number(use.getAttribute("y")) - 24));
+      label.setAttribute("class", "coord");
+      label.setAttribute("text-anchor", "middle");
+      label.textContent = g.dataset.cell;
+      g.append(label);
+    });
+  }
+  function coordsButton() {
+    document.querySelectorAll("[data-coords]").forEach((b) => b.setAttribute("aria-pressed", String(coordsOn)));
+  }
+  function toggleCoords() {
+    coordsOn = !coordsOn;
+    localStorage.setItem("maamut-coords", coordsOn ? "on" : "off");
+    coordsButton();
+    document.querySelectorAll(".board-box").forEach(coords);
   }
 
   function el(tag, text, cls) {
@@ -193,7 +312,18 @@ const Maamut = (() => {
     box.replaceChildren(svg);
   }
 
-  document.addEventListener("DOMContentLoaded", applyLang);
-  if (document.readyState !== "loading") applyLang();
-  return {t, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
+  function start() {
+    // On a phone the legend starts closed: the players and the log stay above the fold.
+    if (window.matchMedia("(max-width: 700px)").matches) {
+      document.querySelectorAll("details[data-closed-on-phones]").forEach((d) => { d.open = false; });
+    }
+    listeners.push(() => seen(lastView));
+    applyLang();
+    coordsButton();
+    document.querySelectorAll("[data-coords]").forEach((b) => b.addEventListener("click", toggleCoords));
+    document.querySelectorAll(".board-box").forEach(coords);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+  return {strings: TEXT, t, fill, seen, entryLabel, refusal, correctionText, coords, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
 })();

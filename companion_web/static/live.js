@@ -10,7 +10,7 @@
   const stand = document.body.dataset.page === "stand";
   const board = $("board");
   const conn = $("conn");
-  let view = null, log = [], viewing = null, lastSeen = null;
+  let view = null, log = [], viewing = null, lastSeen = null, drawing = false;
 
   function nameOf(id) {
     if (!view) return id;
@@ -69,21 +69,23 @@
       const button = el("button", null, "turn-btn");
       button.type = "button";
       button.dataset.turn = String(i + 1);
-      button.append(el("span", placement ? "·" : String(turn), "num"), el("strong", entry.notation));
+      button.append(el("span", placement ? "·" : String(turn), "num"), Maamut.entryLabel(entry, view && view.players));
       li.append(button, explanation(entry[Maamut.lang] || entry.en || []));
       return li;
     });
     list.replaceChildren(...items.reverse());
   }
 
+  function whereText() {
+    const turns = (entries) => entries.filter((e) => !isPlacement(e)).length;
+    if (viewing > 0 && isPlacement(log[viewing - 1])) return t("setup_step");
+    return t("move_of").replace("{k}", turns(log.slice(0, viewing))).replace("{n}", turns(log));
+  }
+
   function renderSteps() {
     if (!$("step-where")) return;
     const total = log.length;
-    // Count turns as the move list numbers them (placements are not turns).
-    const turns = (entries) => entries.filter((e) => !isPlacement(e)).length;
-    $("step-where").textContent = viewing === null ? t("live")
-      : (viewing > 0 && isPlacement(log[viewing - 1]) ? t("setup_step")
-        : t("move_of").replace("{k}", turns(log.slice(0, viewing))).replace("{n}", turns(log)));
+    $("step-where").textContent = viewing === null ? t("live") : whereText();
     $("step-live").hidden = viewing === null;
     $("step-prev").disabled = total === 0 || viewing === 0;
     $("step-first").disabled = total === 0 || viewing === 0;
@@ -92,9 +94,9 @@
   }
 
   async function showTurn(n) {
-    if (n === null || n >= log.length) { viewing = null; renderSteps(); renderLog(); if (view) showSvg(board, view.svg); return; }
+    if (n === null || n >= log.length) { viewing = null; render(); return; }
     viewing = Math.max(0, n);
-    renderSteps(); renderLog();
+    render();
     try {
       const response = await fetch("/api/history/" + viewing);
       const data = await response.json();
@@ -107,13 +109,17 @@
     if (!box) return;
     const last = log.filter((e) => !isPlacement(e)).slice(-1)[0];
     box.replaceChildren();
+    $("last-turn-title").hidden = !last;  // no empty heading before the first turn
     if (!last) return;
-    box.append(el("strong", last.notation, "big-notation"));
+    // The turn in words first, big; the notation (with names) small under it.
     (last[Maamut.lang] || last.en || []).forEach((line) => {
       if (line.startsWith(" ")) return;
       const at = line.indexOf("  [");
       box.append(el("p", at >= 0 ? line.slice(0, at) : line));
     });
+    const label = Maamut.entryLabel(last, view && view.players);
+    label.classList.add("small-notation");
+    box.append(label);
   }
 
   function ledsAsBoard() {
@@ -130,11 +136,14 @@
     document.body.dataset.version = view.version;
     if (view.svg && viewing === null) showSvg(board, view.svg);
     const players = $("players");
+    // While hunters are placed, the one to place is marked (not the first to move).
+    const placing = view.phase === "setup" ? view.next_to_place : null;
     if (players) players.replaceChildren(...(view.players || []).map((p) => {
-      const li = el("li", null, (p.eliminated ? "out " : "") + (p.to_move ? "turn" : ""));
+      const current = placing ? p.id === placing : p.to_move && !view.winner;
+      const li = el("li", null, (p.eliminated ? "out " : "") + (current ? "turn" : ""));
       const dot = el("span", null, "swatch"); dot.style.background = p.colour;
       li.append(dot, el("span", p.name));
-      if (p.to_move && !view.winner) li.append(el("em", " · " + t("to_move")));
+      if (current) li.append(el("em", " · " + t(placing ? "to_place" : "to_move")));
       if (p.eliminated) li.append(el("em", " · " + t("out")));
       return li;
     }));
@@ -146,6 +155,8 @@
     else { const p = (view.players || []).find((x) => x.to_move); if (p) status = p.name + " · " + t("to_move"); }
     // Crossed-out cells are explained in words too (the cross alone says nothing to a screen reader).
     (view.illegal || []).forEach((mark) => { status += " · ✗ " + mark.cell + (mark.reason ? ": " + mark.reason : ""); });
+    // Looking back, the status says which moment the board shows, not the live turn.
+    if (viewing !== null && $("step-where")) status = Maamut.fill(t("viewing"), {where: whereText()});
     $("status").textContent = status;
     banner();
     renderLog();
@@ -226,10 +237,13 @@
       // A delta carries only the log entries after log_from; a full message has log_from 0.
       log = log.slice(0, view.log_from || 0).concat(view.log || []);
       view.log = log;
+      Maamut.seen(view);
       if (viewing !== null && viewing > log.length) viewing = null;
       cues(lastSeen, view);
       lastSeen = {result: view.result, illegal: view.illegal, logLength: log.length};
-      render();
+      // A burst of updates (a replayed game, a fast table) is drawn once per frame:
+      // the page shows the latest state instead of falling behind drawing each one.
+      if (!drawing) { drawing = true; requestAnimationFrame(() => { drawing = false; render(); }); }
     });
   }
   Maamut.onLang(() => { render(); soundButton(); if (conn.dataset.state !== "connecting") conn.textContent = t(conn.dataset.state); });

@@ -13,8 +13,9 @@
   /* Only the variants changed from their default (the first option) go to the engine. */
   function variants() {
     const chosen = {};
-    document.querySelectorAll("[data-variant]").forEach((s) => {
-      if (s.selectedIndex > 0) chosen[s.dataset.variant] = JSON.parse(s.value);
+    document.querySelectorAll("[data-variant]").forEach((group) => {
+      const choice = group.querySelector("input:checked");
+      if (choice !== group.querySelector("input")) chosen[group.dataset.variant] = JSON.parse(choice.value);
     });
     return chosen;
   }
@@ -52,7 +53,7 @@
   let lastExplanation = null;
   async function render() {
     const {status, data} = await call("/api/render", {position, events, needs: pending ? pending.needs : null,
-      marks, labels: $("sb-labels").checked});
+      marks});
     if (status !== 200) { error(data.error.message); return; }
     error("");
     svgText = data.svg; notation = data.notation;
@@ -183,7 +184,6 @@
     if (!history.length) return;
     position = JSON.parse(history.pop()); events = []; marks = []; pending = null; render();
   });
-  $("sb-labels").addEventListener("change", render);
   $("sb-players").addEventListener("change", () => {
     const ids = $("sb-players").value.split(",").map((s) => s.trim()).filter(Boolean);
     if (ids.length < 1) return;

@@ -10,12 +10,27 @@
   const count = $("count");
   function showRows() { rows.forEach((row, i) => { row.hidden = i >= Number(count.value); }); }
   count.addEventListener("change", showRows); showRows();
+  /* Each player is one name and one colour: the swatch shows the colour, and a name
+     nobody typed follows the colour's name in the page's language. */
+  function colourName(row) {
+    const select = row.querySelector('[name="colour"]');
+    const name = row.querySelector('[name="name"]');
+    row.querySelector(".pid-swatch").style.background = select.value;
+    if (name.dataset.default) name.value = select.selectedOptions[0].textContent;
+  }
+  rows.forEach((row) => {
+    row.querySelector('[name="colour"]').addEventListener("change", () => colourName(row));
+    row.querySelector('[name="name"]').addEventListener("input", (e) => { delete e.target.dataset.default; });
+    colourName(row);
+  });
+  Maamut.onLang(() => rows.forEach(colourName));
 
   let next = null, shownSvg = null, shownFrame = 0;
   /* Draws the dealt board (start cells ringed for the hunter being placed) and the
      camera's latest frame; called with each state the stream brings, so the camera's
      view follows the table while people set it up. */
   function show(view) {
+    Maamut.seen(view);
     if (!view || !view.position) return;
     $("placing").hidden = false;
     const nextNow = view.phase === "setup" ? view.next_to_place : null;
@@ -24,7 +39,8 @@
       showSvg($("setup-board"), view.svg);
       next = nextNow;
       const who = (view.players || []).find((p) => p.id === next);
-      $("place-who").textContent = next ? t("place_next") + " " + (who ? who.name : next) + ". " + t("start_cells") : t("ready");
+      $("place-who").textContent = next ? t("place_next") + " " + (who ? who.name : next) + ". " + t("start_cells")
+        : (view.winner ? t("finished") : t("ready"));
       if (next) highlight(who ? who.colour : "#ffffff");
     }
     const cam = view.camera || {};
@@ -61,15 +77,17 @@
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const players = rows.filter((r) => !r.hidden).map((r) => ({
-      id: r.querySelector(".pid").textContent, name: r.querySelector('[name="name"]').value,
+      id: r.dataset.pid, name: r.querySelector('[name="name"]').value,
       colour: r.querySelector('[name="colour"]').value}));
     const variants = {};
-    document.querySelectorAll("[data-variant]").forEach((s) => { variants[s.dataset.variant] = JSON.parse(s.value); });
+    document.querySelectorAll("[data-variant]").forEach((group) => {
+      variants[group.dataset.variant] = JSON.parse(group.querySelector("input:checked").value);
+    });
     const body = {players, variants};
     if ($("seed").value.trim()) body.seed = Number($("seed").value.trim());
     if ($("tiles").value.trim()) body.tiles = $("tiles").value.trim();
     const {status, data} = await call("/api/game/new", body);
-    $("setup-error").textContent = status === 200 ? "" : data.error.message;
+    $("setup-error").textContent = status === 200 ? "" : Maamut.refusal(status, data);
     if (status === 200) refresh();
   });
 
@@ -77,7 +95,7 @@
     const target = event.target.closest("[data-cell]");
     if (!target || !next) return;
     const {status, data} = await call("/api/game/place", {player: next, cell: target.dataset.cell});
-    $("setup-error").textContent = status === 200 ? "" : data.error.message;
+    $("setup-error").textContent = status === 200 ? "" : Maamut.refusal(status, data);
     refresh();
   });
   const source = new EventSource("/api/stream");

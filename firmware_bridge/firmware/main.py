@@ -154,7 +154,9 @@ class SerialLoop:
         self.chunk = bytearray()
         self.controller = Controller(hal.make_strip(), time.ticks_ms())
         self.next_tick = time.ticks_ms()
-        write_all(self.out, p.encode_frame(p.HELLO, 0, self.controller.info()))
+        # The leading delimiter ends whatever half frame the host kept from before the
+        # reboot, so the HELLO arrives as a block of its own (PROTOCOL.md, "Framing").
+        write_all(self.out, b"\x00" + p.encode_frame(p.HELLO, 0, self.controller.info()))
 
     def step(self):
         controller = self.controller

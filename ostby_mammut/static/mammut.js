@@ -23,6 +23,13 @@ const T = {
     flip_from: "side up", flip_to: "new side", middle_word: "middle", rule: "Rule", reason: "Reason",
     round_scored: "Round {r} scored", arrow_red: "red (clockwise)", arrow_blue: "blue (counter-clockwise)",
     red: "red", blue: "blue",
+    take_hint: "Tap a tile to take one more of it; − and + adjust; or take everything.",
+    pin_first: "Only the referee changes the game: enter the referee PIN first. Everybody can follow the game here.",
+    pin_link: "or log in on the referee page", need_pin: "Only the referee changes the game: log in with the PIN first.",
+    referee_page: "Referee page", total: "Round total", ties: "Ties are settled by the shaman order: {o}.",
+    shaman_first: "{p} (shaman holder)", then_arrow: "then following the {a} arrow", tile_set: "The set has {n} tiles; each animal is on one tile only, so at most one of each species can be revealed.",
+    at_most: "at most {n}", less: "one less", more: "one more", live: "live", offline: "reconnecting…", connecting: "connecting…",
+    rulings: "rulings",
   },
   fr: {
     subtitle: "partage du butin", undo: "Annuler", new_game: "Nouvelle partie", players_label: "Joueurs, en sens horaire depuis le plus jeune :",
@@ -44,14 +51,30 @@ const T = {
     flip_from: "face visible", flip_to: "nouvelle face", middle_word: "milieu", rule: "Règle", reason: "Raison",
     round_scored: "Manche {r} comptée", arrow_red: "rouge (horaire)", arrow_blue: "bleue (anti-horaire)",
     red: "rouge", blue: "bleue",
+    take_hint: "Touchez une tuile pour en prendre une de plus ; − et + ajustent ; ou prenez tout.",
+    pin_first: "Seul l'arbitre modifie la partie : entrez d'abord le code de l'arbitre. Tout le monde peut suivre la partie ici.",
+    pin_link: "ou connectez-vous sur la page de l'arbitre", need_pin: "Seul l'arbitre modifie la partie : connectez-vous d'abord avec le code.",
+    referee_page: "Page de l'arbitre", total: "Total de la manche", ties: "Les égalités se règlent dans l'ordre du chamane : {o}.",
+    shaman_first: "{p} (détient le chamane)", then_arrow: "puis dans le sens de la flèche {a}", tile_set: "Le jeu compte {n} tuiles ; chaque animal n'est que sur une tuile, donc au plus une de chaque espèce peut être révélée.",
+    at_most: "au plus {n}", less: "une de moins", more: "une de plus", live: "en direct", offline: "reconnexion…", connecting: "connexion…",
+    rulings: "arbitrages",
   },
 };
 
-const urlLang = new URLSearchParams(window.location.search).get("lang");
-let lang = urlLang || window.localStorage.getItem("mammut-lang") || document.body.dataset.lang;
-if (lang !== "en") lang = "fr";
-function setLang(value) { lang = value; window.localStorage.setItem("mammut-lang", value); render(); }
-const API = document.body.dataset.api;
+/* One language for the whole site: the companion's setting ("maamut-lang", the header's
+   EN/FR) when the page is framed by it, the same stored setting when it stands alone. */
+const ROOT = document.querySelector(".mammut");
+const framed = typeof Maamut !== "undefined";  // common.js, when the companion frames the page
+const urlLang = new URLSearchParams(window.location.search).get("lang") || ROOT.dataset.urlLang;
+let lang = framed ? Maamut.lang : (window.localStorage.getItem("maamut-lang") || (navigator.language || "en").slice(0, 2));
+if (urlLang === "en" || urlLang === "fr") lang = urlLang;
+if (lang !== "en" && lang !== "fr") lang = "en";
+function setLang(value) {
+  lang = value === "fr" ? "fr" : "en";
+  if (framed) Maamut.setLang(lang); else window.localStorage.setItem("maamut-lang", lang);
+  render();
+}
+const API = ROOT.dataset.api;
 let view = null;
 let stealChoice = null;
 
@@ -78,12 +101,24 @@ function kindName(kind) {
 function describe(tiles) {
   return Object.entries(tiles || {}).map(([k, n]) => n + " " + kindName(k)).join(", ");
 }
+/* A rule as players read it: its section in the rulebook, never a file of ours. */
+function ruleName(id) {
+  const rule = view && view.rules[id];
+  if (!rule) return "";
+  return rule.section.replace(/;?\s*docs\/[\w.-]+\.md\s*/g, "; " + t("rulings") + " ").replace(/^; /, "");
+}
 function showError(err) {
   const box = $("error");
-  if (!err) { box.hidden = true; box.textContent = ""; return; }
-  const msg = lang === "fr" && err.message_fr ? err.message_fr : err.message;
-  const rule = err.rule && view && view.rules[err.rule] ? " — " + view.rules[err.rule].section : "";
-  box.textContent = msg + (err.rule ? " [" + err.rule + "]" : "") + rule;
+  box.replaceChildren();
+  if (!err) { box.hidden = true; return; }
+  if (err.code === "referee_only") {
+    // The PIN first, with a link (never an address written as text).
+    box.append(el("span", { text: t("need_pin") + " " }), el("a", { href: "/referee", text: t("referee_page") }));
+  } else {
+    const msg = lang === "fr" && err.message_fr ? err.message_fr : err.message;
+    const rule = err.rule && view && view.rules[err.rule] ? " — " + ruleName(err.rule) : "";
+    box.textContent = msg.replace(/\s*\[[\w.]+\]/g, "") + rule;
+  }
   box.hidden = false;
 }
 
@@ -103,14 +138,47 @@ async function load() {
   view = await response.json();
   render();
 }
+/* Live updates, as the Mâamut pages get them: server-sent events from the table, so
+   every phone at the table shows each change (EventSource reconnects by itself). */
+function follow() {
+  const conn = $("conn");
+  const say = (state) => { conn.dataset.state = state; conn.textContent = t(state); };
+  if (!ROOT.dataset.stream) { conn.hidden = true; return; }
+  const source = new EventSource(ROOT.dataset.stream);
+  source.addEventListener("open", () => say("live"));
+  source.addEventListener("error", () => say("offline"));
+  source.addEventListener("state", (event) => {
+    let next;
+    try { next = JSON.parse(event.data); } catch (e) { return; }
+    if (!next.ok) return;
+    view = next;
+    ROOT.dataset.version = String(next.version);
+    render();
+  });
+}
 function act(action) { return post("/action", { action }); }
 
-function counter(prefix, kinds, values, max) {
+/* Tiles by kind, tapped: the tile adds one, − and + adjust, the number stays typeable.
+   ``limits`` (optional) is how many of each kind there are to take (or can exist). */
+function counter(prefix, kinds, values, limits, showCounts = true) {
   const box = el("div", { class: "kinds" });
   for (const kind of kinds) {
-    const input = el("input", { type: "number", min: "0", id: prefix + kind, value: String((values || {})[kind] || 0) });
-    if (max !== undefined) input.setAttribute("max", String(max));
-    box.append(el("label", { class: "kind" }, el("span", { text: kindName(kind) }), input));
+    const limit = limits ? limits[kind] : undefined;
+    if (limits && !limit) continue;  // none of this kind to take: no button to tap
+    const input = el("input", { type: "number", min: "0", id: prefix + kind, value: String((values || {})[kind] || 0),
+      inputmode: "numeric", "aria-label": kindName(kind) });
+    if (limit !== undefined) input.setAttribute("max", String(limit));
+    const step = (d) => {
+      const n = Math.max(0, (parseInt(input.value, 10) || 0) + d);
+      input.value = String(limit !== undefined ? Math.min(limit, n) : n);
+    };
+    const tile = el("button", { type: "button", class: "tile", id: prefix + kind + "-tile", "data-kind": kind, on: () => step(1) },
+      el("span", { text: kindName(kind) }), limit !== undefined && showCounts ? el("small", { text: "×" + limit }) : null);
+    box.append(el("div", { class: "kind" }, tile,
+      el("div", { class: "stepper" },
+        el("button", { type: "button", class: "less", "aria-label": t("less") + " · " + kindName(kind), text: "−", on: () => step(-1) }),
+        input,
+        el("button", { type: "button", class: "more", "aria-label": t("more") + " · " + kindName(kind), text: "+", on: () => step(1) }))));
   }
   return box;
 }
@@ -127,6 +195,9 @@ function readCounts(prefix, kinds) {
 function translateStatic() {
   document.documentElement.lang = lang;
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);
+  for (const b of document.querySelectorAll("[data-mammut-lang]")) b.setAttribute("aria-pressed", String(b.dataset.mammutLang === lang));
+  const conn = $("conn");
+  if (conn && conn.dataset.state !== "alone") conn.textContent = t(conn.dataset.state);
 }
 
 function render() {
@@ -175,15 +246,28 @@ function render() {
   if (g.phase === "sharing") renderSharing(g, pickKinds);
   if (g.phase === "evaluation") renderEvaluation(g, lootKinds);
   renderResults(g);
+  drawnAt = g.round + ":" + g.actions + ":" + g.phase;
 }
+
+/* A live update redraws the page; what the referee has tapped but not sent stays, as
+   long as the game is where it was (same round, same number of actions). */
+let drawnAt = null;
+function sameGame(g) { return drawnAt === g.round + ":" + g.actions + ":" + g.phase; }
+function kept(prefix, kinds, g) { return sameGame(g) ? readCounts(prefix, kinds) : {}; }
 
 function renderSharing(g, pickKinds) {
   $("pool").textContent = t("pool", { n: g.pool_size, d: describe(g.pool) });
-  $("take-kinds").replaceChildren(counter("take-", pickKinds));
+  // Tiles the table has not described ("unsorted") may be any kind: every kind is offered.
+  // (at most as many as the middle holds, and as the set can show of that kind).
+  const most = (k) => Math.min(g.pool.unsorted, (g.tile_set && g.tile_set.max[k]) || g.pool.unsorted);
+  const limits = g.pool.unsorted ? Object.fromEntries(pickKinds.map((k) => [k, k === "shaman" ? (g.pool.shaman || 0) : most(k)]))
+    : g.pool;
+  $("take-kinds").replaceChildren(counter("take-", pickKinds, kept("take-", pickKinds, g), limits, !g.pool.unsorted));
   $("take").disabled = !g.options.can_take || g.options.must_take_all;
   $("take-all").disabled = !g.options.can_take;
   const steals = $("steals");
   steals.replaceChildren();
+  steals.closest(".panel").hidden = !g.options.steals.length;  // no heading over nothing
   for (const s of g.options.steals) {
     const label = t("rob_btn", { v: s.victim }) + (g.lots_needed === 2 ? " (" + t("lot") + " " + (s.lot + 1) + ")" : "");
     steals.append(el("button", { type: "button", id: "rob-" + g.players.indexOf(s.victim) + "-" + s.lot, text: label,
@@ -207,11 +291,11 @@ function renderSharing(g, pickKinds) {
     });
   });
   // a generic turn-over: where, side up, new side
-  const where = el("select", { id: "flip-where" }, el("option", { value: "middle", text: t("middle_word") }),
+  const where = el("select", { id: "flip-where", "aria-label": t("flip_where") }, el("option", { value: "middle", text: t("middle_word") }),
     ...g.players.map(p => el("option", { value: p, text: p })));
   const sides = [...view.kinds, "question"];
-  const from = el("select", { id: "flip-from" }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
-  const to = el("select", { id: "flip-to" }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
+  const from = el("select", { id: "flip-from", "aria-label": t("flip_from") }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
+  const to = el("select", { id: "flip-to", "aria-label": t("flip_to") }, ...sides.map(k => el("option", { value: k, text: kindName(k) })));
   cards.append(el("div", { class: "flip" }, el("span", { text: t("flip_where") }), where, el("span", { text: t("flip_from") }), from,
     el("span", { text: t("flip_to") }), to,
     el("button", { type: "button", id: "card-flip", text: t("flip"),
@@ -225,18 +309,19 @@ function renderGiveBack(g) {
   const lot = g.lots[stealChoice.victim][stealChoice.lot] || {};
   $("give-back-title").textContent = t("rob", { v: stealChoice.victim, n: stealChoice.size, a: stealChoice.give_back_min, b: stealChoice.give_back_max })
     + " " + describe(lot);
-  $("give-kinds").replaceChildren(counter("give-", Object.keys(lot)));
+  $("give-kinds").replaceChildren(counter("give-", Object.keys(lot), kept("give-", Object.keys(lot), g), lot));
 }
 
 function renderEvaluation(g, lootKinds) {
   const ev = g.evaluation;
   const box = $("reveal");
   box.replaceChildren();
+  $("tile-set").textContent = g.tile_set ? t("tile_set", { n: g.tile_set.tiles }) : "";
   g.players.forEach((p, i) => {
     const info = ev.tiles[p];
     box.append(el("div", { class: "reveal-player" },
       el("h4", { text: p + " — " + t("to_reveal", { n: info.to_reveal, t: info.total }) }),
-      counter("reveal-" + i + "-", lootKinds, info.known)));
+      counter("reveal-" + i + "-", lootKinds, sameGame(g) ? { ...info.known, ...readCounts("reveal-" + i + "-", lootKinds) } : info.known)));
   });
   const arrow = $("arrow");
   arrow.replaceChildren(...view.arrows.map(a => el("option", { value: a, text: t("arrow_" + a) })));
@@ -245,14 +330,16 @@ function renderEvaluation(g, lootKinds) {
   cards.replaceChildren();
   g.players.forEach((p, i) => {
     for (let k = 0; k < ev.face_down[p]; k++) {
-      const pick = el("select", { id: "evcard-" + i + "-" + k }, ...view.evaluation_cards.map(c => el("option", { value: c, text: c })));
-      const sp = (id) => el("select", { id }, el("option", { value: "", text: t("none") }), ...view.species.map(s => el("option", { value: s, text: kindName(s) })));
+      const pick = el("select", { id: "evcard-" + i + "-" + k, "aria-label": t("card_of", { p }) }, ...view.evaluation_cards.map(c => el("option", { value: c, text: c })));
+      const sp = (id) => el("select", { id, "aria-label": t(id.startsWith("evgive") ? "give" : "take_sp") }, el("option", { value: "", text: t("none") }), ...view.species.map(s => el("option", { value: s, text: kindName(s) })));
       cards.append(el("div", { class: "evcard" }, el("span", { text: t("card_of", { p }) }), pick,
         el("span", { text: t("give") }), sp("evgive-" + i + "-" + k), el("span", { text: t("take_sp") }), sp("evtake-" + i + "-" + k)));
     }
   });
 }
 
+/* Each round: the lines with their reason and the rule's name, each player's total for
+   the round, and how ties were settled (the shaman order, in words). */
 function renderResults(g) {
   const box = $("results");
   box.replaceChildren();
@@ -263,9 +350,20 @@ function renderResults(g) {
       const pts = line.points > 0 ? "+" + line.points : String(line.points);
       const rule = view.rules[line.rule];
       table.append(el("tr", {}, el("td", { text: line.player }), el("td", { text: pts, class: "num" }),
-        el("td", { text: line[lang] }), el("td", { text: line.rule, title: rule ? rule.section + " — " + rule[lang] : "" })));
+        el("td", {}, el("span", { text: line[lang] }), el("small", { class: "rule-inline", text: ruleName(line.rule) })),
+        el("td", { text: ruleName(line.rule), title: rule ? rule[lang] : "", class: "rule" })));
     }
-    box.append(el("section", { class: "round-result" }, el("h3", { text: t("round_scored", { r: r.round }) }), table));
+    const totals = el("table", { class: "totals" });
+    totals.append(el("tr", {}, el("th", { text: t("player") }), el("th", { text: t("total") })));
+    for (const p of g.players) {
+      const sum = r.lines.filter(l => l.player === p).reduce((a, l) => a + (l.points || 0), 0);
+      totals.append(el("tr", { "data-player": p }, el("td", { text: p }), el("td", { text: sum > 0 ? "+" + sum : String(sum), class: "num" })));
+    }
+    const order = (r.order || []).slice(1);
+    const ties = r.holder ? t("ties", { o: t("shaman_first", { p: r.holder }) + ", " + t("then_arrow", { a: t(r.arrow) })
+      + (order.length ? " (" + order.join(", ") + ")" : "") }) : "";
+    box.append(el("section", { class: "round-result" }, el("h3", { text: t("round_scored", { r: r.round }) }), totals,
+      el("p", { class: "hint ties", text: ties }), el("div", { class: "wide" }, table)));
   }
 }
 
@@ -288,8 +386,11 @@ function submitEvaluation() {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
-  $("lang-fr").addEventListener("click", () => setLang("fr"));
-  $("lang-en").addEventListener("click", () => setLang("en"));
+  for (const b of document.querySelectorAll("[data-mammut-lang]")) b.addEventListener("click", () => setLang(b.dataset.mammutLang));
+  if (framed) {
+    Maamut.onLang((value) => { lang = value; render(); });
+    if (lang !== Maamut.lang) Maamut.setLang(lang);
+  }
   $("undo").addEventListener("click", () => post("/undo", {}));
   $("show-setup").addEventListener("click", () => { $("setup").hidden = false; translateStatic(); });
   $("start").addEventListener("click", () => {
@@ -308,5 +409,5 @@ document.addEventListener("DOMContentLoaded", () => {
       .then(ok => { if (ok) stealChoice = null; });
   });
   $("score").addEventListener("click", submitEvaluation);
-  load();
+  load().then(follow);
 });

@@ -1,4 +1,5 @@
-"""The page's "suggest a move" toggle and the AI seat's panel in Debian's chromium."""
+"""The page's "suggest a move" toggle (the referee's, issue 22) and the AI seat's panel in
+Debian's chromium."""
 
 from __future__ import annotations
 
@@ -40,13 +41,22 @@ def test_a_player_ticks_suggest_a_move_and_sees_the_best_actions_and_the_ai_seat
             page = browser.new_page()
             errors = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
+            # A viewer sees the AI seat, never suggestions: they are the referee's.
             page.goto(server.url + "/")
             box = page.locator("#hints-box")
+            box.wait_for(timeout=10000)
+            sync_api.expect(box).to_contain_text("Bot (easy)")
+            assert page.locator('#hints-box input[data-player="A"]').count() == 0
+            page.goto(server.url + "/referee")
+            page.fill("input[name='pin']", "424242")
+            page.click("form.login button[type='submit']")
+            page.wait_for_selector("#ref-board svg")
+            page.goto(server.url + "/")
             box.wait_for(timeout=10000)
             page.locator('#hints-box input[data-player="A"]').check()
             page.locator("#hints-box ol.hints li").first.wait_for(timeout=15000)
             assert "%" in page.locator("#hints-box ol.hints li").first.text_content()
-            assert "B (easy)" in box.text_content()
+            assert "Bot (easy)" in box.text_content() and "Ann:" in page.locator("#hints-box ol.hints li").first.text_content()
             assert errors == []
             browser.close()
     finally:

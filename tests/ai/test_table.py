@@ -83,6 +83,10 @@ def _app(with_seats=True):
     return app, table, seats
 
 
+#: Hints are the referee's (issue 22).
+PIN = {"X-Referee-PIN": "424242"}
+
+
 def hints_for_page_small(position, player, hand=None):
     from ai import hints
     return hints(position, player, hand=hand, iterations=30, seed=1)
@@ -91,14 +95,14 @@ def hints_for_page_small(position, player, hand=None):
 def test_the_page_gives_hints_to_the_player_to_move_only():
     app, table, _ = _app()
     client = app.test_client()
-    rows = client.get("/api/hint?player=A").get_json()
+    rows = client.get("/api/hint?player=A", headers=PIN).get_json()
     assert rows["ok"] and rows["to_move"] == "A" and rows["hints"]
     legal = {engine.action_to_json(a)["type"] + str(engine.action_to_json(a)) for a in table.game.legal_actions()}
     for row in rows["hints"]:
         assert {"action", "notation", "win_chance"} <= set(row)
         action = engine.action_from_json(row["action"])
         assert isinstance(action, (engine.Move, engine.PlaceTrap, engine.RemoveTrap, engine.Pass))
-    assert client.get("/api/hint?player=B").get_json()["hints"] == []
+    assert client.get("/api/hint?player=B", headers=PIN).get_json()["hints"] == []
     assert legal
 
 
@@ -134,7 +138,7 @@ def test_the_ai_seats_on_the_page_and_their_cards_entered_by_the_referee():
 
 def test_without_an_ai_the_routes_say_so():
     client = create_app({"REFEREE_PIN": "424242"}).test_client()
-    assert client.get("/api/hint?player=A").status_code == 404
+    assert client.get("/api/hint?player=A", headers=PIN).status_code == 404
     assert client.get("/api/ai").get_json() == {"ok": True, "hints": False, "seats": {}}
 
 

@@ -82,7 +82,9 @@ def test_a_move_made_through_the_api_appears_on_an_open_page(server, page):
     # (Locator waits only: the page's CSP forbids the eval that wait_for_function uses.)
     page.wait_for_selector(f"body:not([data-version='{version}'])", timeout=5000)
     notation = engine.notation.action_to_text(action)
-    assert notation in page.locator("#log li").first.inner_text()
+    # People read the name; the notation's ids stay on the entry (issue 22).
+    assert page.locator("#log li .entry").first.get_attribute("data-notation") == notation
+    assert "Zoé <script>alert(1)</script>:" + notation.split(":")[1] in page.locator("#log li").first.inner_text()
     # The hostile name shows as text, never as markup.
     assert "Zoé <script>alert(1)</script>" in page.locator("#players").inner_text()
     server.app.extensions["maamut_game"].session.mark_board([{"cell": "0,0", "reason": "<b>hunter on the cross</b>?"}])
@@ -134,10 +136,10 @@ def test_the_sandbox_what_if_grid_and_share_as_png(server, page):
     assert "2,0" in page.locator("#sb-grid td[data-move='E2']").inner_text()
     assert "M → 3,-1" in page.locator("#sb-grid td[data-move='E3']").inner_text()
     page.click("summary")
-    page.select_option("select[data-variant='trigger_on_pass_through']", index=1)
+    page.locator("[data-variant='trigger_on_pass_through'] input").nth(1).check()
     page.click("#sb-whatif")
     expect(page.locator("#sb-grid td[data-move='E3']")).not_to_contain_text("M →")
-    page.select_option("select[data-variant='trigger_on_pass_through']", index=0)
+    page.locator("[data-variant='trigger_on_pass_through'] input").nth(0).check()
     page.click("#sb-dest")
     page.wait_for_selector("#sb-board g.mark[data-cell='0,2']")
     # E2 and E3 both pass the mammoth: its cell is marked as a flight-causing destination.

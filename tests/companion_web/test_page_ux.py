@@ -172,12 +172,13 @@ def test_the_stand_screen_reads_from_three_metres(server, browser):
 def test_the_setup_wizard_highlights_start_cells_and_explains_variants(server, page):
     _login(page, server, "/setup")
     page.wait_for_selector("#setup-form")
-    label = page.locator("label.variant", has=page.locator("select[data-variant='flee_target']"))
-    expect(label).to_contain_text("Where may a frightened hunter flee?")
-    expect(label.locator(".rule")).to_contain_text("Flight 5")
+    group = page.locator("fieldset.variant[data-variant='flee_target']")
+    expect(group).to_contain_text("Where may a frightened hunter flee?")
+    expect(group.locator(".rule")).to_contain_text("Flight 5")
     page.click("button[data-lang='fr']")
-    expect(label.locator(".l-fr")).to_have_text("Où un chasseur effrayé peut-il fuir ?")
-    expect(label.locator("option").first).to_have_text("sur une case sans autre chasseur (règle)")
+    expect(group.locator("legend .l-fr")).to_have_text("Où un chasseur effrayé peut-il fuir ?")
+    expect(group.locator(".rule .l-fr")).to_contain_text("Fuite 5")  # the rule section in French too
+    expect(group.locator(".variant-choice .l-fr").first).to_have_text("sur une case sans autre chasseur (règle)")
     page.click("button[data-lang='en']")
     page.fill("#seed", "12")
     page.click("#setup-form button[type='submit']")

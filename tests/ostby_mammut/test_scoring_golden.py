@@ -232,3 +232,23 @@ def test_two_players_tied_on_fire_who_both_pay_gain_nothing_per_fire():
     assert {l["rule"] for l in out["lines"] if l["item"] == "fire_two"} == {"eval.fire_two_tied"}
     shaman = score(players=["A", "B"], points={"A": 10, "B": 10}, tiles={"A": {"fire": 2}, "B": {"fire": 2}})
     assert items(shaman, "fire") == [("B", -5)] and items(shaman, "fire_two") == [("A", 2)]
+
+
+def test_a_tie_is_named_on_the_line_with_how_it_was_settled():
+    """Bob, Cat and Dan all on 0 skins: the line of the one who pays names the two others
+    and says the shaman's order decided (issue 22: 'ties are not explained')."""
+    out = score(players=["Ann", "Bob", "Cat", "Dan"], holder="Ann", tiles={"Ann": {"skin": 2}})
+    (line,) = [l for l in out["lines"] if l["item"] == "skins_least"]
+    assert line["player"] == "Dan"
+    assert "(0): −2 — tied with Bob and Cat, the shaman's order decides" in line["en"]
+    assert "(0) : −2 — à égalité avec Bob et Cat, l'ordre du chamane départage" in line["fr"]
+    out = score(players=["Ann", "Bob", "Cat", "Dan"], holder="Ann", tiles={"Ann": {"skin": 2}},
+                variants={"penalty_ties": "all"})
+    paying = {l["player"]: l["en"] for l in out["lines"] if l["item"] == "skins_least"}
+    assert set(paying) == {"Bob", "Cat", "Dan"}
+    assert "— tied with Cat and Dan: all of them pay" in paying["Bob"]
+
+
+def test_a_line_without_a_tie_says_nothing_of_one():
+    out = score(tiles={"A": {"skin": 2}, "B": {"skin": 1}})
+    assert not any("tied" in l["en"] for l in out["lines"] if l["item"] in ("skins_most", "skins_least"))

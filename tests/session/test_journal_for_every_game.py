@@ -1,7 +1,7 @@
 """Every game's table keeps every confirmed action in the one journal (``rulekit.journal``).
 
 Each test runs for Mâamut's :class:`session.TableSession` and for the Mammut page's
-``Table``: a power cut anywhere, damage inside the file, and a write that fails never
+``MammutSession``: a power cut anywhere, damage inside the file, and a write that fails never
 lose a confirmed action nor apply one that was not written.
 """
 
@@ -16,7 +16,7 @@ import pytest
 
 import engine
 from ostby_mammut.game import random_action
-from ostby_mammut.web import Table as MammutTable
+from ostby_mammut.web import MammutSession
 from session import CommandError, Journal, JournalError, TableSession
 
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bo"}]
@@ -71,12 +71,12 @@ class Mammut:
         self.path = str(path)
 
     def start(self):
-        table = MammutTable(self.path)
+        table = MammutSession(self.path)
         table.new_game({"players": ["A", "B", "C"], "mode": "sim", "seed": 7})
         return table
 
     def open(self):
-        return MammutTable(self.path)
+        return MammutSession(self.path)
 
     def act(self, table):
         table.play(random_action(table.game, random.Random(len(table.game.actions))))
