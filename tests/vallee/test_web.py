@@ -305,3 +305,12 @@ def test_a_flat_top_board_is_drawn_with_its_own_compass_directions(client):
     assert svg.count('class="cell ') == 37
     assert sorted(svg.split('data-direction="')[i].split('"')[0] for i in range(1, 7)) == sorted(
         ["SE", "S", "SW", "NW", "N", "NE"])
+
+
+def test_bench_web_weighs_la_vallee_pages_within_the_page_budget(tmp_path):
+    """``maamut bench web``'s new keys for La Vallée (a size budget, not a timing)."""
+    from maamut.web_bench import vallee_weights
+
+    weights = vallee_weights(str(tmp_path / "maps"))
+    assert set(weights) == {"vallee_page_weight_kb", "vallee_editor_weight_kb"}
+    assert 0 < weights["vallee_page_weight_kb"] <= 150 and 0 < weights["vallee_editor_weight_kb"] <= 150
