@@ -187,6 +187,11 @@ def test_the_editor_makes_a_valid_map_exports_it_and_imports_it_back_identical(s
     assert json.loads((server.maps / "our-valley.json").read_text()) == saved
     _no_sideways_scroll(page)
     _shot(page, f"editor-{size}")
+    if size == "phone":  # scrolled down to the import form, the board is still in view (sticky)
+        page.locator("#ed-import").scroll_into_view_if_needed()
+        board = page.locator("#ed-board svg").bounding_box()
+        assert board["y"] >= -1 and board["y"] + board["height"] <= SIZES[size]["height"]
+        page.screenshot(path=str(ARTIFACTS / f"editor-{size}-scrolled.png"))
     # the valley view shows the saved map
     page.goto(server.url + "/vallee/?map=our-valley")
     assert page.locator("#valley-box g.river").count() == 4
