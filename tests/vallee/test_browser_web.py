@@ -221,6 +221,14 @@ def test_an_invalid_map_shows_each_finding_inline_and_lights_its_cells(server, b
     _then_checked(page, lambda: page.select_option("#ed-region", "1"))
     assert page.locator("#ed-problems li[data-code='region_range']").count() == 0
     assert page.locator("#ed-board g.cell.lit").count() == 0
+    # a river by keyboard too: from the picked cell, along its edge with a neighbour
+    page.select_option("#ed-cell-pick", "1,1")
+    page.select_option("#ed-river", "4")
+    page.select_option("#ed-edge-to", "2,0")
+    _then_checked(page, lambda: page.click("#ed-edge-toggle"))
+    assert page.locator("#ed-board g.river[data-river='4']").count() == 1
+    _then_checked(page, lambda: page.click("#ed-edge-toggle"))
+    assert page.locator("#ed-board g.river[data-river='4']").count() == 0
     # a paste that is not JSON: the error names the field and where the text breaks
     page.fill("#ed-paste", '{"format": ')
     page.click("#ed-import")

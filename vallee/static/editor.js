@@ -129,6 +129,11 @@
     $("ed-terrain").value = cell.terrain;
     $("ed-region").value = cell.region == null ? "" : String(cell.region);
     $("ed-letter").value = cell.letter || "";
+    // the edges a river may follow from this cell: to each land neighbour on the board
+    const land = (name) => { const c = cellOf(name); return c && c.terrain !== "lake"; };
+    const sides = cell.terrain === "lake" ? [] : neighbours(cell.at).filter(land);
+    $("ed-edge-to").replaceChildren(...sides.map((n) => { const o = Maamut.el("option", n); o.value = n; return o; }));
+    $("ed-edge-toggle").disabled = !sides.length;
   }
 
   function setTerrain(cell, terrain) {
@@ -186,6 +191,11 @@
   });
 
   $("ed-cell-pick").addEventListener("change", () => { selected = $("ed-cell-pick").value || null; fillCell(); mark(); });
+  $("ed-edge-toggle").addEventListener("click", () => {
+    if (!selected || !$("ed-edge-to").value) return;
+    toggleRiver(selected, $("ed-edge-to").value);
+    refresh();
+  });
   $("ed-terrain").addEventListener("change", () => { setTerrain(cellOf(selected), $("ed-terrain").value); fillCell(); refresh(); });
   $("ed-region").addEventListener("change", () => {
     const cell = cellOf(selected), v = $("ed-region").value;
