@@ -1,0 +1,87 @@
+"""``maamut vallee …`` subcommands: JSON on stdin (or a map file), JSON on stdout, exit 0/1/2.
+
+The argument declarations stay light: the rules modules are imported only when a
+command runs.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def _emit(response: dict) -> None:
+    sys.stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
+
+
+def _malformed(message: str, field: str = "request") -> dict:
+    return {"ok": False, "error": {"code": "bad_request", "field": field, "message": message,
+                                   "rule": "request.format"}}
+
+
+def read_json(stream, field: str = "request"):
+    """The one reader of a JSON document (stdin or a map file): ``(document, None)`` or
+    ``(None, error response)``. To be replaced by the shared request reader once it lands."""
+    try:
+        text = stream.read(4_000_001)
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, _malformed("input is not UTF-8", field)
+    if len(text) > 4_000_000:
+        return None, _malformed("input is longer than 4 000 000 characters", field)
+    if not text.strip():
+        return None, _malformed("no JSON document given", field)
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as exc:
+        return None, _malformed(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", field)
+    except RecursionError:
+        return None, _malformed("JSON nested too deeply", field)
+
+
+def _run(handler_name: str):
+    def command(args) -> int:
+        from . import api
+
+        request, error = read_json(sys.stdin.buffer)
+        if error:
+            _emit(error)
+            return api.EXIT_MALFORMED
+        code, response = api.answer(getattr(api, handler_name), request)
+        _emit(response)
+        return code
+    return command
+
+
+def cmd_map_check(args) -> int:
+    from .api import EXIT_MALFORMED, map_check_request
+
+    try:
+        with open(args.file, "rb") as stream:
+            document, error = read_json(stream, "file")
+    except OSError as exc:
+        document, error = None, _malformed(f"cannot read {args.file}: {exc.strerror}", "file")
+    if error:
+        _emit(error)
+        return EXIT_MALFORMED
+    code, response = map_check_request(document)
+    _emit(response)
+    return code
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("vallee", help="companion for La Vallée des Mammouths (Bruno Faidutti)",
+                              description="La Vallée des Mammouths: maps, calendar, animal movement, combat odds, "
+                                          "survival ledger (docs/vallee-api.md). JSON on stdin, JSON on stdout; "
+                                          "exit 0 answered, 1 the rules forbid it, 2 malformed input.")
+    sub = p.add_subparsers(dest="vallee_command", metavar="SUBCOMMAND")
+    sub.required = True
+    m = sub.add_parser("map", help="map files: check one")
+    msub = m.add_subparsers(dest="map_command", metavar="ACTION")
+    msub.required = True
+    c = msub.add_parser("check", help="validate a map file and name every problem",
+                        description="Exit 0 the map is a playable valley, 1 it has problems (all listed), "
+                                    "2 the file is not a map file of the documented form.")
+    c.add_argument("file", help="the map file (JSON, docs/vallee-api.md «Map files»)")
+    c.set_defaults(handler=cmd_map_check)
