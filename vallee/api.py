@@ -46,3 +46,30 @@ def map_check_request(request) -> tuple[int, dict]:
              "message": f"{len(found)} problems: the map is not a playable valley",
              "message_fr": f"{len(found)} problèmes : la carte n'est pas une vallée jouable"}
     return EXIT_ILLEGAL, {"ok": False, **summary, "error": error}
+
+
+# -- calendar --------------------------------------------------------------------------
+
+def calendar(request) -> dict:
+    """``maamut vallee calendar``: the phases, season and arrivals of one game turn."""
+    from . import requests as rq
+    from .calendar import MAX_TURN, PHASE_EN, PHASE_FR, PHASES, turn_info
+    from .rulebook import line
+
+    request = rq.obj(request, "request")
+    rq.only_fields(request, ("turn", "players", "held", "variants"), "", ("turn",))
+    turn = rq.count(request, "turn", 1, MAX_TURN)
+    players = rq.count(request, "players", 2, 6, default=4)
+    held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
+            for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+    info = turn_info(turn, players, held, rq.variants(request))
+    phases = []
+    for number, phase in enumerate(PHASES, 1):
+        rule = {"births": "calendar.season_end", "sowing": "calendar.season_end",
+                "tricks": "calendar.season_end"}.get(phase, f"phase.{phase}")
+        phases.append({"number": number, "phase": phase, "runs": info.runs(phase), "name_en": PHASE_EN[phase],
+                       "name_fr": PHASE_FR[phase], **line(rule)})
+    return {"turn": info.turn, "year": info.year, "season": info.season, "season_turn": info.season_turn,
+            "extra_turn": info.extra_turn, "held": info.held, "ends_season": info.ends_season,
+            "deck": info.deck, "arrivals": info.arrivals, "players": info.players, "harvest": info.harvest,
+            "return_window": info.return_window, "phases": phases}

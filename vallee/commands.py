@@ -54,6 +54,17 @@ def _run(handler_name: str):
     return command
 
 
+def cmd_calendar(args) -> int:
+    from . import api
+
+    if args.turn is None:
+        return _run("calendar")(args)
+    request = {"turn": args.turn, "players": args.players, "held": args.held or []}
+    code, response = api.answer(api.calendar, request)
+    _emit(response)
+    return code
+
+
 def cmd_map_check(args) -> int:
     from .api import EXIT_MALFORMED, map_check_request
 
@@ -85,3 +96,12 @@ def register(subparsers) -> None:
                                     "2 the file is not a map file of the documented form.")
     c.add_argument("file", help="the map file (JSON, docs/vallee-api.md «Map files»)")
     c.set_defaults(handler=cmd_map_check)
+
+    k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
+                       description="With --turn, answer for that game turn; without it, read a JSON request "
+                                   "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")
+    k.add_argument("--turn", type=int, help="the game turn, 1 for the first (summer turn 2)")
+    k.add_argument("--players", type=int, default=4, help="players still in play (2 to 6, default 4)")
+    k.add_argument("--held", type=int, action="append", metavar="TURN",
+                   help="a turn whose season marker stayed (long winter, mild autumn); repeatable")
+    k.set_defaults(handler=cmd_calendar)
