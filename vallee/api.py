@@ -73,3 +73,182 @@ def calendar(request) -> dict:
             "extra_turn": info.extra_turn, "held": info.held, "ends_season": info.ends_season,
             "deck": info.deck, "arrivals": info.arrivals, "players": info.players, "harvest": info.harvest,
             "return_window": info.return_window, "phases": phases}
+
+
+# -- animal movement -------------------------------------------------------------------
+
+def _cells(value, field: str, valley, most: int = 200) -> frozenset:
+    from . import requests as rq
+    from .core import parse_cell
+
+    out = set()
+    for i, text in enumerate(rq.items(value, field, most)):
+        cell = parse_cell(text, f"{field}.{i}")
+        if not valley.on_board(cell):
+            raise BadRequest(f"{field}.{i}", f"cell {text} is not on the map")
+        out.add(cell)
+    return frozenset(out)
+
+
+def _cell_on(valley, value, field: str):
+    from .core import parse_cell
+
+    cell = parse_cell(value, field)
+    if not valley.on_board(cell):
+        raise BadRequest(field, f"cell {value} is not on the map")
+    return cell
+
+
+def animals(request) -> dict:
+    """``maamut vallee animals``: every unit's path, end cell and stop reason, herds, fields."""
+    from . import requests as rq
+    from .animals import DAMAGED, INTACT, Field, move_animals
+    from .core import SUMMER, WINTER, IllegalRequest, cell_name
+
+    request = rq.obj(request, "request")
+    rq.only_fields(request, ("map", "die", "season", "units", "humans", "markers", "fields", "variants"), "",
+                   ("map", "die", "season", "units"))
+    valley = rq.valley(request)
+    variants = rq.variants(request)
+    face = rq.count(request, "die", 1, 6)
+    season = rq.choice(request, "season", (SUMMER, WINTER), None)
+    conditions = _conditions(request, valley, season)
+    units = _units(request.get("units"), valley, conditions)
+    fields = []
+    for i, f in enumerate(rq.items(request.get("fields", []), "fields", 20)):
+        where = f"fields.{i}"
+        rq.only_fields(rq.obj(f, where), ("cell", "state", "palisade"), where, ("cell",))
+        cell = _cell_on(valley, f["cell"], f"{where}.cell")
+        if any(x.cell == cell for x in fields):
+            raise IllegalRequest(f"two fields on cell {f['cell']}", f"deux champs sur la case {f['cell']}",
+                                 "animals.trample")
+        fields.append(Field(cell, rq.choice(f, "state", (INTACT, DAMAGED), INTACT, where),
+                            rq.flag(f, "palisade", False, where)))
+    phase = move_animals(valley, conditions, face, units, fields, variants)
+    return {
+        "die": face, "direction": phase.direction, "season": season,
+        "units": [_move_json(m) for m in phase.moves],
+        "herds": [{"species": h.species, "cell": cell_name(h.cell), "units": list(h.units), "count": h.count}
+                  for h in phase.herds],
+        "fields": [{"cell": cell_name(f.cell), "before": f.before, "after": f.after, "by": list(f.by),
+                    "protected": f.protected} for f in phase.fields],
+        "order": {s: list(ids) for s, ids in phase.order.items()},
+        "alternatives": [{"species": o.species, "order": list(o.order), "units_after": o.units_after,
+                          "ends": {uid: cell_name(c) for uid, c in o.ends.items()}}
+                         for o in phase.alternatives],
+    }
+
+
+def _conditions(request, valley, season):
+    from . import requests as rq
+    from .animals import Conditions
+    from .core import SUMMER, WINTER, IllegalRequest
+
+    markers = rq.obj(request.get("markers", {}), "markers")
+    rq.only_fields(markers, ("flooded", "burning", "closed", "frozen_rivers", "drought"), "markers")
+    frozen = set()
+    for i, n in enumerate(rq.items(markers.get("frozen_rivers", []), "markers.frozen_rivers", 6)):
+        number = rq.count({i: n}, i, 1, 6, parent="markers.frozen_rivers")
+        if number not in valley.rivers:
+            raise BadRequest(f"markers.frozen_rivers.{i}", f"the map has no river {number}")
+        frozen.add(number)
+    drought = rq.flag(markers, "drought", False, "markers")
+    if frozen and season != WINTER:
+        raise IllegalRequest("a river can only be frozen in winter", "une rivière ne gèle qu'en hiver",
+                             "animals.frozen_river")
+    if drought and season != SUMMER:
+        raise IllegalRequest("a drought only lasts until the end of summer",
+                             "une sécheresse ne dure que jusqu'à la fin de l'été", "animals.frozen_river")
+    humans = _cells(request.get("humans", []), "humans", valley)
+    conditions = Conditions(humans=humans, flooded=_cells(markers.get("flooded", []), "markers.flooded", valley),
+                            burning=_cells(markers.get("burning", []), "markers.burning", valley),
+                            closed=_cells(markers.get("closed", []), "markers.closed", valley),
+                            frozen_rivers=frozenset(frozen), drought=drought)
+    for cell in sorted(humans):
+        if cell in valley.lake and not conditions.lake_frozen(valley):
+            raise IllegalRequest("humans cannot stand on the lake", "des humains ne peuvent pas être sur le lac",
+                                 "animals.obstacle")
+    return conditions
+
+
+def _units(value, valley, conditions):
+    from . import requests as rq
+    from .animals import Unit
+    from .core import MOUNTAIN, SPECIES, VOLCANO, IllegalRequest, cell_name
+    from .tokens import animals_of
+
+    units, seen, totals = [], set(), {}
+    for i, u in enumerate(rq.items(value, "units", 80)):
+        where = f"units.{i}"
+        rq.only_fields(rq.obj(u, where), ("id", "species", "cell", "count"), where, ("species", "cell"))
+        species = rq.species(u["species"], f"{where}.species")
+        cell = _cell_on(valley, u["cell"], f"{where}.cell")
+        count = rq.count(u, "count", 1, animals_of(species), default=1, parent=where)
+        uid = u.get("id", f"{species}@{cell_name(cell)}")
+        if not isinstance(uid, str) or not 1 <= len(uid) <= 40:
+            raise BadRequest(f"{where}.id", "must be a string of 1 to 40 characters")
+        if (species, cell) in seen:
+            raise IllegalRequest(f"two {species} units on {cell_name(cell)}: they are one herd",
+                                 f"deux unités {SPECIES[species].fr} en {cell_name(cell)} : elles forment un seul troupeau",
+                                 "animals.herd")
+        if uid in {x.id for x in units}:
+            raise BadRequest(f"{where}.id", f"id {uid!r} is used twice")
+        terrain = valley.terrain[cell]
+        if cell in valley.lake or cell in conditions.flooded or cell in conditions.burning or (
+                terrain in (MOUNTAIN, VOLCANO) and not SPECIES[species].enters_mountains):
+            raise IllegalRequest(f"a {species} cannot stand on {cell_name(cell)}",
+                                 f"un {SPECIES[species].fr} ne peut pas se trouver en {cell_name(cell)}",
+                                 "animals.obstacle")
+        totals[species] = totals.get(species, 0) + count
+        if totals[species] > animals_of(species):
+            raise IllegalRequest(f"more {species} animals than the box holds ({animals_of(species)})",
+                                 f"plus d'animaux {SPECIES[species].fr} que la boîte n'en contient ({animals_of(species)})",
+                                 "pieces.animals")
+        seen.add((species, cell))
+        units.append(Unit(uid, species, cell, count))
+    return units
+
+
+def _move_json(m) -> dict:
+    from .core import SPECIES, cell_name
+    from .rulebook import RULES
+
+    out = {"id": m.unit.id, "species": m.unit.species, "count": m.unit.count, "start": cell_name(m.unit.cell),
+           "direction": m.walk.direction, "reversed": m.walk.reversed, "path": [cell_name(c) for c in m.path],
+           "end": cell_name(m.end), "stop": m.stop, "obstacle": m.walk.obstacle if m.stop == "obstacle" else None,
+           "trampled": [cell_name(c) for c in m.trampled], "rule": m.rule}
+    out["en"], out["fr"] = _explain_move(m, SPECIES[m.unit.species])
+    return out
+
+
+_STOP_EN = {"range": "it has walked its full range", "humans": "it entered a cell with humans",
+            "herd": "it joined animals of its species that end there", "frozen_lake": "it may not stop on the frozen lake",
+            "pinned": "humans share its cell", "blocked": "both directions are barred"}
+_STOP_FR = {"range": "il a parcouru toute sa distance", "humans": "il est entré sur une case occupée par des humains",
+            "herd": "il a rejoint des animaux de son espèce qui s'y arrêtent",
+            "frozen_lake": "il ne peut pas s'arrêter sur le lac gelé",
+            "pinned": "des humains sont sur sa case", "blocked": "les deux directions sont barrées"}
+_OBSTACLE_EN = {"edge": "the board's edge", "river": "a river", "lake": "the lake", "flooded": "a flooded cell",
+                "burning": "a burning cell", "closed": "a closed cell", "mountain": "a mountain"}
+_OBSTACLE_FR = {"edge": "le bord du plateau", "river": "une rivière", "lake": "le lac", "flooded": "une case inondée",
+                "burning": "une case incendiée", "closed": "une case fermée", "mountain": "une montagne"}
+
+
+def _explain_move(m, kind):
+    from .core import cell_name
+
+    who_en, who_fr = f"{kind.name} {m.unit.id}", f"{kind.fr} {m.unit.id}"
+    if not m.path:
+        reason_en = _STOP_EN.get(m.stop, "its first step is barred")
+        reason_fr = _STOP_FR.get(m.stop, "son premier pas est barré")
+        return f"{who_en} stays on {cell_name(m.unit.cell)}: {reason_en}.", \
+            f"{who_fr} reste en {cell_name(m.unit.cell)} : {reason_fr}."
+    turn_en = " (turned back: its first step was barred)" if m.walk.reversed else ""
+    turn_fr = " (demi-tour : son premier pas était barré)" if m.walk.reversed else ""
+    if m.stop == "obstacle":
+        reason_en, reason_fr = f"{_OBSTACLE_EN[m.walk.obstacle]} bars the way", f"{_OBSTACLE_FR[m.walk.obstacle]} barre la route"
+    else:
+        reason_en, reason_fr = _STOP_EN[m.stop], _STOP_FR[m.stop]
+    cells = " → ".join(cell_name(c) for c in (m.unit.cell,) + m.path)
+    return (f"{who_en} goes {m.walk.direction}{turn_en}: {cells}; it stops on {cell_name(m.end)}: {reason_en}.",
+            f"{who_fr} va vers {m.walk.direction}{turn_fr} : {cells} ; il s'arrête en {cell_name(m.end)} : {reason_fr}.")

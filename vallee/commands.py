@@ -97,6 +97,10 @@ def register(subparsers) -> None:
     c.add_argument("file", help="the map file (JSON, docs/vallee-api.md «Map files»)")
     c.set_defaults(handler=cmd_map_check)
 
+    a = sub.add_parser("animals", help="move every animal for one die roll (JSON on stdin)",
+                       description="Each unit's path, end cell and stop reason, the herds formed and the fields "
+                                   "trampled (docs/vallee-api.md).")
+    a.set_defaults(handler=_run("animals"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")

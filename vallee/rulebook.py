@@ -39,6 +39,9 @@ _TABLE = [
     ("map.valid", f"{_EVENTS} ¶3; {_ARRIVE} ¶3; {_R} «Map files»",
      "A valley has six numbered regions of each of plain, forest and mountain, the eighteen entry letters on its edge, numbered rivers along cell edges, a lake, its volcanoes' lava cells and a compass rose.",
      "Une vallée a six régions numérotées de plaine, de forêt et de montagne, les dix-huit lettres d'entrée sur son bord, des rivières numérotées le long des bords de cases, un lac, la lave de ses volcans et une rose des vents."),
+    ("pieces.animals", "FR «Composition du jeu»",
+     "The box holds nine tokens of each species, plus eight wolves without a letter.",
+     "La boîte contient neuf pions de chaque espèce, plus huit loups sans lettre."),
     # -- the calendar --------------------------------------------------------------------
     ("calendar.start", f"{_SETUP} last ¶; {_TURN} note",
      "The game begins on the second summer turn, so the first year has only two summer turns.",
