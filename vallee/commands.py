@@ -101,6 +101,10 @@ def register(subparsers) -> None:
                        description="Each unit's path, end cell and stop reason, the herds formed and the fields "
                                    "trampled (docs/vallee-api.md).")
     a.set_defaults(handler=_run("animals"))
+    f = sub.add_parser("combat", help="exact odds of the combats on one cell; with rolls, the fight played out",
+                       description="The chance each side holds the cell and the survivors' distribution, per loss "
+                                   "policy; with \"rolls\", each roll with its totals and losses (docs/vallee-api.md).")
+    f.set_defaults(handler=_run("combat"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")

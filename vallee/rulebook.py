@@ -154,6 +154,11 @@ _TABLE = [
     ("combat.lean_meat", f"{_WINTER_CARDS} «Viande maigre»",
      "Until the end of a lean winter, animals are worth 4, 3, 2, 1, 0 and 0 food (mammoth down to wolf).",
      "Jusqu'à la fin d'un hiver de viande maigre, les animaux valent 4, 3, 2, 1, 0 et 0 (du mammouth au loup)."),
+    ("combat.none", f"{_COMBAT} ¶1",
+     "There is a combat only where pawns of different tribes, or pawns and animals, share a cell.",
+     "Il n'y a combat que là où des pions de tribus différentes, ou des pions et des animaux, partagent une case."),
+    ("camps.one_per_cell", "FR «4) Déplacement et installation des tribus» › «Installation des camps»",
+     "A cell holds at most one camp.", "Une case porte au plus un camp."),
     # -- survival ------------------------------------------------------------------------
     ("survival.fishing", f"{_SURVIVE} «Pêche»; {_R} V55",
      "Each occupied cell by a river or touching the lake gives 1 food, in every season.",
