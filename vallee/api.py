@@ -368,3 +368,71 @@ def _play_json(tribes, animals, order, rolls, losses, policy, lean, variants) ->
         now = replace(holder, warriors=w, women=f)
         out["odds_now"] = {k: chance(v) for k, v in _cell_odds([now], left, rest, policy, lean, variants).holder.items()}
     return out
+
+
+# -- survival -----------------------------------------------------------------------------
+
+def survival(request) -> dict:
+    """``maamut vallee survival``: one tribe's food ledger for a turn, the balance, who starves."""
+    from . import requests as rq
+    from .calendar import MAX_TURN, turn_info
+    from .core import SUMMER, WINTER, IllegalRequest, cell_name
+    from .rulebook import line
+    from .survival import SURVIVAL_CARDS, Situation, survival_ledger
+
+    request = rq.obj(request, "request")
+    rq.only_fields(request, ("map", "turn", "held", "tribe", "fields", "events", "fire_rules", "variants"), "",
+                   ("map", "turn", "tribe"))
+    valley = rq.valley(request)
+    variants = rq.variants(request)
+    held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
+            for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+    info = turn_info(rq.count(request, "turn", 1, MAX_TURN), held=held, variants=variants)
+    tribe = rq.obj(request["tribe"], "tribe")
+    rq.only_fields(tribe, ("name", "food", "fire", "cells", "cards"), "tribe", ("food", "cells"))
+    food = rq.count(tribe, "food", 0, 10_000, parent="tribe")
+    cells = {}
+    for i, c in enumerate(rq.items(tribe["cells"], "tribe.cells", 40)):
+        where = f"tribe.cells.{i}"
+        rq.only_fields(rq.obj(c, where), ("cell", "warriors", "women"), where, ("cell",))
+        cell = _cell_on(valley, c["cell"], f"{where}.cell")
+        if cell in cells:
+            raise BadRequest(f"{where}.cell", f"cell {c['cell']} is listed twice")
+        if cell in valley.lake:
+            raise IllegalRequest("pawns cannot stand on the lake", "des pions ne peuvent pas être sur le lac",
+                                 "survival.fishing")
+        cells[cell] = (rq.count(c, "warriors", 0, 10, 0, where), rq.count(c, "women", 0, 6, 0, where))
+    if sum(w for w, _ in cells.values()) > 10 or sum(f for _, f in cells.values()) > 6:
+        raise IllegalRequest("a tribe has at most 10 warriors and 6 women", "une tribu a au plus 10 guerriers et 6 femmes",
+                             "pieces.tribe")
+    cards = tuple(rq.choice({j: c}, j, SURVIVAL_CARDS, None, "tribe.cards")
+                  for j, c in enumerate(rq.items(tribe.get("cards", []), "tribe.cards", 3)))
+    events = rq.obj(request.get("events", {}), "events")
+    rq.only_fields(events, ("drought", "cold_snap", "good_rains"), "events")
+    situation = Situation(info.season, info.harvest, rq.flag(events, "drought", parent="events"),
+                          rq.flag(events, "cold_snap", parent="events"), rq.flag(events, "good_rains", parent="events"),
+                          rq.flag(request, "fire_rules"), rq.flag(tribe, "fire", parent="tribe"), cards)
+    if situation.drought and info.season != SUMMER:
+        raise IllegalRequest("a drought only lasts until the end of summer",
+                             "une sécheresse ne dure que jusqu'à la fin de l'été", "survival.drought")
+    if situation.cold_snap and info.season != WINTER:
+        raise IllegalRequest("the cold snap is a winter event", "la froidure est un événement d'hiver", "survival.cold")
+    if situation.has_fire and not situation.fire_rules:
+        raise IllegalRequest("fire is held only with the fire rules", "on n'a le feu qu'avec les règles du feu",
+                             "survival.cold")
+    fields = {}
+    for i, f in enumerate(rq.items(request.get("fields", []), "fields", 20)):
+        where = f"fields.{i}"
+        rq.only_fields(rq.obj(f, where), ("cell", "state"), where, ("cell",))
+        cell = _cell_on(valley, f["cell"], f"{where}.cell")
+        if cell in fields:
+            raise BadRequest(f"{where}.cell", f"two fields on cell {f['cell']}")
+        fields[cell] = rq.choice(f, "state", ("intact", "damaged"), "intact", where)
+    ledger = survival_ledger(valley, situation, food, cells, fields, variants)
+    return {
+        "turn": info.turn, "season": info.season, "harvest": info.harvest,
+        "lines": [{"item": l.item, "cell": cell_name(l.cell) if l.cell else None, "food": l.food, **l.detail,
+                   **line(l.rule)} for l in ledger.lines],
+        "income": ledger.income, "cost": ledger.cost, "balance": ledger.balance, "food_before": ledger.food_before,
+        "starve": ledger.starve, "food_after": ledger.food_after, "fields_removed": info.harvest,
+    }

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .core import SPECIES, IllegalRequest
-from .odds import decisive, duel, melee
+from .odds import duel, melee
 from .variants import DEFAULT, Variants
 
 CAMP_BONUS = {None: 0, "village": 1, "cave": 2}
@@ -195,7 +195,3 @@ def next_loss_odds(tribes, animals, order, policy, lean, variants, loser: Tribe,
     rest = [after if t.name == loser.name else t for t in tribes]
     return _cell_odds(rest, animals, order, policy, lean, variants).holder[loser.name]
 
-
-def roll_chance(lead: int) -> Fraction:
-    """The chance to win one decisive roll with a bonus lead of ``lead``."""
-    return decisive(lead)[0]

@@ -105,6 +105,10 @@ def register(subparsers) -> None:
                        description="The chance each side holds the cell and the survivors' distribution, per loss "
                                    "policy; with \"rolls\", each roll with its totals and losses (docs/vallee-api.md).")
     f.set_defaults(handler=_run("combat"))
+    s = sub.add_parser("survival", help="one tribe's food ledger for a turn (JSON on stdin)",
+                       description="Fishing, gathering, harvest and cost lines with their rules, the balance, "
+                                   "the food left and how many pawns must starve (docs/vallee-api.md).")
+    s.set_defaults(handler=_run("survival"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")

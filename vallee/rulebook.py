@@ -42,6 +42,8 @@ _TABLE = [
     ("pieces.animals", "FR «Composition du jeu»",
      "The box holds nine tokens of each species, plus eight wolves without a letter.",
      "La boîte contient neuf pions de chaque espèce, plus huit loups sans lettre."),
+    ("pieces.tribe", "FR «Mise en place»; FR «7) Naissances» ¶3",
+     "A tribe has at most ten warriors and six women.", "Une tribu compte au plus dix guerriers et six femmes."),
     # -- the calendar --------------------------------------------------------------------
     ("calendar.start", f"{_SETUP} last ¶; {_TURN} note",
      "The game begins on the second summer turn, so the first year has only two summer turns.",
