@@ -54,7 +54,6 @@ def calendar(request) -> dict:
     """``maamut vallee calendar``: the phases, season and arrivals of one game turn."""
     from . import requests as rq
     from .calendar import MAX_TURN, PHASE_EN, PHASE_FR, PHASES, turn_info
-    from .rulebook import line
 
     request = rq.obj(request, "request")
     rq.only_fields(request, ("turn", "players", "held", "variants"), "", ("turn",))
@@ -67,8 +66,8 @@ def calendar(request) -> dict:
     for number, phase in enumerate(PHASES, 1):
         rule = {"births": "calendar.season_end", "sowing": "calendar.season_end",
                 "tricks": "calendar.season_end"}.get(phase, f"phase.{phase}")
-        phases.append({"number": number, "phase": phase, "runs": info.runs(phase), "name_en": PHASE_EN[phase],
-                       "name_fr": PHASE_FR[phase], **line(rule)})
+        phases.append({"number": number, "phase": phase, "runs": info.runs(phase), "rule": rule,
+                       "name_en": PHASE_EN[phase], "name_fr": PHASE_FR[phase]})
     return {"turn": info.turn, "year": info.year, "season": info.season, "season_turn": info.season_turn,
             "extra_turn": info.extra_turn, "held": info.held, "ends_season": info.ends_season,
             "deck": info.deck, "arrivals": info.arrivals, "players": info.players, "harvest": info.harvest,
@@ -377,7 +376,6 @@ def survival(request) -> dict:
     from . import requests as rq
     from .calendar import MAX_TURN, turn_info
     from .core import SUMMER, WINTER, IllegalRequest, cell_name
-    from .rulebook import line
     from .survival import SURVIVAL_CARDS, Situation, survival_ledger
 
     request = rq.obj(request, "request")
@@ -432,7 +430,29 @@ def survival(request) -> dict:
     return {
         "turn": info.turn, "season": info.season, "harvest": info.harvest,
         "lines": [{"item": l.item, "cell": cell_name(l.cell) if l.cell else None, "food": l.food, **l.detail,
-                   **line(l.rule)} for l in ledger.lines],
+                   "rule": l.rule, **_ledger_text(l)} for l in ledger.lines],
         "income": ledger.income, "cost": ledger.cost, "balance": ledger.balance, "food_before": ledger.food_before,
         "starve": ledger.starve, "food_after": ledger.food_after, "fields_removed": info.harvest,
     }
+
+
+def _ledger_text(l) -> dict:
+    from .core import cell_name
+
+    where = cell_name(l.cell) if l.cell else ""
+    if l.item == "fishing":
+        by_en = " and ".join(x for x, on in (("a river", l.detail["river"]), ("the lake", l.detail["lake"])) if on)
+        by_fr = " et ".join(x for x, on in (("d'une rivière", l.detail["river"]), ("du lac", l.detail["lake"])) if on)
+        net_en, net_fr = (" with the net", " avec le filet") if l.rule == "survival.net" else ("", "")
+        return {"en": f"fishing on {where}, by {by_en}{net_en}: +{l.food}",
+                "fr": f"pêche en {where}, au bord {by_fr}{net_fr} : +{l.food}"}
+    if l.item == "gathering":
+        return {"en": f"gathering in the forest on {where}: +{l.food}", "fr": f"cueillette en forêt en {where} : +{l.food}"}
+    if l.item == "harvest":
+        state_fr = "intact" if l.detail["field"] == "intact" else "endommagé"
+        return {"en": f"harvest of the {l.detail['field']} field on {where}: +{l.food}",
+                "fr": f"récolte du champ {state_fr} en {where} : +{l.food}"}
+    per = l.detail["per_pawn"]
+    return {"en": f"{l.detail['pawns']} pawns eat {per} each{' (total rounded down)' if per == '1.5' else ''}: {l.food}",
+            "fr": f"{l.detail['pawns']} pions mangent {per.replace('.', ',')} chacun"
+                  f"{' (total arrondi vers le bas)' if per == '1.5' else ''} : {l.food}"}

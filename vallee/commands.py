@@ -65,6 +65,14 @@ def cmd_calendar(args) -> int:
     return code
 
 
+def cmd_rules(args) -> int:
+    from .rulebook import RULES
+
+    for rule in RULES.values():
+        print(f"{rule.id}: {rule.fr if args.lang == 'fr' else rule.en} ({rule.section})")
+    return 0
+
+
 def cmd_map_check(args) -> int:
     from .api import EXIT_MALFORMED, map_check_request
 
@@ -117,3 +125,6 @@ def register(subparsers) -> None:
     k.add_argument("--held", type=int, action="append", metavar="TURN",
                    help="a turn whose season marker stayed (long winter, mild autumn); repeatable")
     k.set_defaults(handler=cmd_calendar)
+    r = sub.add_parser("rules", help="list the rule ids with their rulebook sections and our paraphrases")
+    r.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the paraphrases (default en)")
+    r.set_defaults(handler=cmd_rules)
