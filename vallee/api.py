@@ -261,7 +261,7 @@ def chance(value) -> dict:
 
 
 def _tribes(value):
-    import re
+    from rulekit.players import PLAYER_ID_RULE, is_player_id
 
     from . import requests as rq
     from .combat import CARDS, MAX_WOMEN, Tribe
@@ -273,8 +273,8 @@ def _tribes(value):
         rq.only_fields(rq.obj(t, where), ("name", "warriors", "women", "camp", "fire", "cards", "women_in_reserve"),
                        where, ("name",))
         name = t["name"]
-        if not isinstance(name, str) or not re.fullmatch(r"[^\s@;:!,/>\[\]{}\"]{1,24}", name) or name == "animals":
-            raise BadRequest(f"{where}.name", "must be 1-24 characters without spaces nor @;:!,/>[]{}\" (not 'animals')")
+        if not is_player_id(name) or name == "animals":
+            raise BadRequest(f"{where}.name", f"{str(name)[:30]!r} {PLAYER_ID_RULE} (and is not 'animals')")
         if name in {x.name for x in tribes}:
             raise BadRequest(f"{where}.name", f"tribe {name!r} is listed twice")
         cards = tuple(rq.choice({j: c}, j, CARDS, None, f"{where}.cards")
