@@ -456,3 +456,34 @@ def _ledger_text(l) -> dict:
     return {"en": f"{l.detail['pawns']} pawns eat {per} each{' (total rounded down)' if per == '1.5' else ''}: {l.food}",
             "fr": f"{l.detail['pawns']} pions mangent {per.replace('.', ',')} chacun"
                   f"{' (total arrondi vers le bas)' if per == '1.5' else ''} : {l.food}"}
+
+
+# -- events -------------------------------------------------------------------------------
+
+def event(request) -> dict:
+    """``maamut vallee event``: an event card's text and the cells it hits for a die face."""
+    from . import requests as rq
+    from .core import MOUNTAIN, VOLCANO, IllegalRequest, cell_name
+    from .events import CARDS, target
+
+    request = rq.obj(request, "request")
+    rq.only_fields(request, ("map", "card", "die", "caves"), "", ("map", "card"))
+    valley = rq.valley(request)
+    card = CARDS.get(request["card"]) if isinstance(request["card"], str) else None
+    if card is None:
+        raise BadRequest("card", f"must be one of {', '.join(CARDS)}")
+    if card.die is None and "die" in request:
+        raise BadRequest("die", f"{card.id} rolls no die")
+    if card.die is not None and "die" not in request:
+        raise BadRequest("die", f"is required: {card.id} rolls a die")
+    die = rq.count(request, "die", 1, 6) if card.die else None
+    caves = _cells(request.get("caves", []), "caves", valley, 30)
+    for cell in sorted(caves):
+        if valley.terrain[cell] not in (MOUNTAIN, VOLCANO):
+            raise IllegalRequest(f"a camp on {cell_name(cell)} is a village, not a cave",
+                                 f"un camp en {cell_name(cell)} est un village, pas une grotte", "camps.kind")
+    hit = target(valley, card, die, caves)
+    return {"card": card.id, "title": card.title, "deck": card.deck, "copies": card.copies, "die": die,
+            "die_picks": card.die, "lasts": card.lasts, "fire_text": card.fire_text,
+            "cells": [cell_name(c) for c in hit.cells], "reroll": hit.reroll, "river": hit.river,
+            "lake_freezes": hit.lake, "rule": f"event.{card.id}", "en": card.en, "fr": card.fr}

@@ -117,6 +117,10 @@ def register(subparsers) -> None:
                        description="Fishing, gathering, harvest and cost lines with their rules, the balance, "
                                    "the food left and how many pawns must starve (docs/vallee-api.md).")
     s.set_defaults(handler=_run("survival"))
+    e = sub.add_parser("event", help="an event card's text and the cells it hits for a die face (JSON on stdin)",
+                       description="The card's deck, duration and paraphrase, and the cells a region or river die "
+                                   "picks on the map, or that the die must be rolled again (docs/vallee-api.md).")
+    e.set_defaults(handler=_run("event"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")

@@ -159,6 +159,9 @@ _TABLE = [
     ("combat.none", f"{_COMBAT} ¶1",
      "There is a combat only where pawns of different tribes, or pawns and animals, share a cell.",
      "Il n'y a combat que là où des pions de tribus différentes, ou des pions et des animaux, partagent une case."),
+    ("camps.kind", f"{_SETUP} ¶6; FR «4) Déplacement et installation des tribus» › «Installation des camps»",
+     "A camp on a plain or in a forest is a village; in the mountains (volcanoes included) it is a cave.",
+     "Un camp en plaine ou en forêt est un village ; en montagne (volcans compris), c'est une grotte."),
     ("camps.one_per_cell", "FR «4) Déplacement et installation des tribus» › «Installation des camps»",
      "A cell holds at most one camp.", "Une case porte au plus un camp."),
     # -- survival ------------------------------------------------------------------------
@@ -185,7 +188,15 @@ _TABLE = [
      "Une tribu à court de nourriture laisse mourir de faim des pions de son choix : le moins possible pour équilibrer."),
 ]
 
-BOOK = Rulebook(_TABLE)
+def _event_rows():
+    from .events import CARDS
+
+    for card in CARDS.values():
+        deck = _WINTER_CARDS if card.deck == "winter" else _SUMMER_CARDS
+        yield (f"event.{card.id}", f"{deck} «{card.title}»", card.en, card.fr)
+
+
+BOOK = Rulebook(_TABLE + list(_event_rows()))
 RULES = BOOK.rules
 
 
