@@ -487,3 +487,75 @@ def event(request) -> dict:
             "die_picks": card.die, "lasts": card.lasts, "fire_text": card.fire_text,
             "cells": [cell_name(c) for c in hit.cells], "reroll": hit.reroll, "river": hit.river,
             "lake_freezes": hit.lake, "rule": f"event.{card.id}", "en": card.en, "fr": card.fr}
+
+
+# -- arrivals -----------------------------------------------------------------------------
+
+def _token(value, field: str):
+    from . import requests as rq
+    from .arrivals import Token
+    from .core import IllegalRequest, SPECIES
+    from .tokens import DEFAULT_TOKENS
+
+    rq.only_fields(rq.obj(value, field), ("species", "letter"), field, ("species", "letter"))
+    species = rq.species(value["species"], f"{field}.species")
+    letter = value["letter"]
+    if letter not in DEFAULT_TOKENS[species]:
+        raise IllegalRequest(f"no {species} token carries the letter {str(letter)[:3]!r}",
+                             f"aucun pion {SPECIES[species].fr} ne porte la lettre {str(letter)[:3]!r}", "pieces.animals")
+    return Token(species, letter)
+
+
+def arrivals(request) -> dict:
+    """``maamut vallee arrivals``: the animals drawn this turn placed on their letters' cells."""
+    from . import requests as rq
+    from .arrivals import draw, full_bag, place_arrivals
+    from .calendar import MAX_TURN, turn_info
+    from .core import SUMMER, WINTER, IllegalRequest, cell_name
+
+    request = rq.obj(request, "request")
+    rq.only_fields(request, ("map", "turn", "players", "held", "units", "humans", "markers", "events", "drawn",
+                             "seed", "bag", "variants"), "", ("map", "turn"))
+    valley = rq.valley(request)
+    variants = rq.variants(request)
+    held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
+            for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+    info = turn_info(rq.count(request, "turn", 1, MAX_TURN), rq.count(request, "players", 2, 6, 4), held, variants)
+    conditions = _conditions(request, valley, info.season)
+    units = _units(request.get("units", []), valley, conditions)
+    events = rq.obj(request.get("events", {}), "events")
+    rq.only_fields(events, ("viande_rare", "epizootie"), "events")
+    rare = rq.flag(events, "viande_rare", parent="events")
+    sick = events.get("epizootie")
+    if sick is not None:
+        rq.species(sick, "events.epizootie")
+    if rare and info.season != WINTER:
+        raise IllegalRequest("Viande rare is a winter card", "Viande rare est une carte d'hiver", "event.viande_rare")
+    if sick and info.season != SUMMER:
+        raise IllegalRequest("Épizootie is a summer card", "Épizootie est une carte d'été", "event.epizootie")
+    expected = 0 if rare else info.arrivals
+    if ("drawn" in request) == ("seed" in request):
+        raise BadRequest("drawn", "give either the tokens drawn (drawn) or a seed for a virtual draw (seed)")
+    if "drawn" in request:
+        drawn = [_token(t, f"drawn.{i}") for i, t in enumerate(rq.items(request["drawn"], "drawn", 6))]
+        bag = []
+        if len(drawn) > expected:
+            raise IllegalRequest(f"{len(drawn)} animals drawn, {expected} arrive this turn",
+                                 f"{len(drawn)} animaux tirés, {expected} arrivent ce tour", "phase.arrivals")
+        seed = None
+    else:
+        seed = rq.count(request, "seed", 0, 2**53)
+        bag = ([_token(t, f"bag.{i}") for i, t in enumerate(rq.items(request["bag"], "bag", 54))]
+               if "bag" in request else full_bag())
+        drawn = draw(bag, expected, seed)
+    if len(set(drawn)) != len(drawn) or ("bag" in request and len(set(bag)) != len(bag)):
+        raise IllegalRequest("a token can be drawn only once", "un pion ne peut être tiré qu'une fois", "pieces.animals")
+    result = place_arrivals(valley, drawn, units, conditions, variants, sick)
+    return {
+        "turn": info.turn, "season": info.season, "expected": expected, "seed": seed,
+        "drawn": [{"species": t.species, "letter": t.letter} for t in drawn],
+        "placements": [{"species": p.token.species, "letter": p.token.letter, "cell": cell_name(p.cell),
+                        "outcome": p.outcome, "unit": p.unit} for p in result.placements],
+        "units": [{"id": u.id, "species": u.species, "cell": cell_name(u.cell), "count": u.count} for u in result.units],
+        "back_to_bag": [{"species": t.species, "letter": t.letter} for t in result.back_to_bag],
+    }

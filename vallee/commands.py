@@ -121,6 +121,10 @@ def register(subparsers) -> None:
                        description="The card's deck, duration and paraphrase, and the cells a region or river die "
                                    "picks on the map, or that the die must be rolled again (docs/vallee-api.md).")
     e.set_defaults(handler=_run("event"))
+    v = sub.add_parser("arrivals", help="place the animals drawn this turn on their letters' cells (JSON on stdin)",
+                       description="The tokens typed in, or drawn from a seeded virtual bag, each on the edge cell "
+                                   "of its letter: a new unit, joining its species' herd, or back to the bag.")
+    v.set_defaults(handler=_run("arrivals"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")
