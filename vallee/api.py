@@ -559,3 +559,58 @@ def arrivals(request) -> dict:
         "units": [{"id": u.id, "species": u.species, "cell": cell_name(u.cell), "count": u.count} for u in result.units],
         "back_to_bag": [{"species": t.species, "letter": t.letter} for t in result.back_to_bag],
     }
+
+
+# -- births ---------------------------------------------------------------------------------
+
+def births(request) -> dict:
+    """``maamut vallee births``: one tribe's births at the end of a season, from given dice."""
+    from . import requests as rq
+    from .births import MAX_WARRIORS, MAX_WOMEN, Camp, resolve_births
+    from .calendar import MAX_TURN, turn_info
+    from .core import MOUNTAIN, VOLCANO, IllegalRequest, cell_name
+
+    request = rq.obj(request, "request")
+    rq.only_fields(request, ("map", "turn", "held", "tribe", "rolls", "variants"), "", ("map", "turn", "tribe"))
+    valley = rq.valley(request)
+    variants = rq.variants(request)
+    held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
+            for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+    info = turn_info(rq.count(request, "turn", 1, MAX_TURN), held=held, variants=variants)
+    tribe = rq.obj(request["tribe"], "tribe")
+    rq.only_fields(tribe, ("name", "warriors", "women", "camps", "cards", "chosen"), "tribe",
+                   ("warriors", "women", "camps"))
+    warriors = rq.count(tribe, "warriors", 0, MAX_WARRIORS, parent="tribe")
+    women = rq.count(tribe, "women", 0, MAX_WOMEN, parent="tribe")
+    camps = []
+    for i, c in enumerate(rq.items(tribe["camps"], "tribe.camps", 5)):
+        where = f"tribe.camps.{i}"
+        rq.only_fields(rq.obj(c, where), ("cell", "women"), where, ("cell", "women"))
+        cell = _cell_on(valley, c["cell"], f"{where}.cell")
+        if cell in valley.lake or any(x.cell == cell for x in camps):
+            raise BadRequest(f"{where}.cell", "a camp stands on land, one per cell")
+        kind = "cave" if valley.terrain[cell] in (MOUNTAIN, VOLCANO) else "village"
+        camps.append(Camp(cell, kind, rq.count(c, "women", 0, MAX_WOMEN, parent=where)))
+    if sum(c.women for c in camps) > women:
+        raise BadRequest("tribe.women", "is fewer than the women in its camps")
+    cards = [rq.choice({j: c}, j, ("herbes_de_fertilite", "bonnes_herbes"), None, "tribe.cards")
+             for j, c in enumerate(rq.items(tribe.get("cards", []), "tribe.cards", 2))]
+    chosen = {}
+    for key, sex in rq.obj(tribe.get("chosen", {}), "tribe.chosen").items():
+        cell = _cell_on(valley, key, f"tribe.chosen.{key}")
+        chosen[cell] = rq.choice({key: sex}, key, ("woman", "warrior"), None, "tribe.chosen")
+    if chosen and ("bonnes_herbes" not in cards or len(chosen) > 1 or not set(chosen) <= {c.cell for c in camps}):
+        raise IllegalRequest("choosing the newborns' sex needs Bonnes herbes, for one of your camps",
+                             "choisir le sexe des naissances demande Bonnes herbes, pour un de vos camps",
+                             "births.cards")
+    if not info.runs("births"):
+        raise IllegalRequest(f"no births on turn {info.turn}: they come at the end of a season",
+                             f"pas de naissances au tour {info.turn} : elles viennent en fin de saison", "phase.births")
+    result = resolve_births(camps, rq.items(request.get("rolls", []), "rolls", 30), warriors, women,
+                            "herbes_de_fertilite" in cards, chosen, variants)
+    return {"turn": info.turn, "season": info.season,
+            "births": [{"camp": cell_name(b.camp), "dice": list(b.dice), "sex": b.sex,
+                        "rule": "births.caps" if b.sex == "cancelled" else "births.cards" if not b.dice else "births.count"}
+                       for b in result.births],
+            "warriors": result.warriors, "women": result.women,
+            "awaiting": None if result.awaiting is None else {"kind": "roll", "camp": cell_name(result.awaiting["camp"])}}

@@ -125,6 +125,10 @@ def register(subparsers) -> None:
                        description="The tokens typed in, or drawn from a seeded virtual bag, each on the edge cell "
                                    "of its letter: a new unit, joining its species' herd, or back to the bag.")
     v.set_defaults(handler=_run("arrivals"))
+    b = sub.add_parser("births", help="one tribe's births at the end of a season, from given dice (JSON on stdin)",
+                       description="Births per camp, each newborn's sex from its die (twins on a 6), the caps of "
+                                   "ten warriors and six women (docs/vallee-api.md).")
+    b.set_defaults(handler=_run("births"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")
