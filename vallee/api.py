@@ -614,3 +614,57 @@ def births(request) -> dict:
                        for b in result.births],
             "warriors": result.warriors, "women": result.women,
             "awaiting": None if result.awaiting is None else {"kind": "roll", "camp": cell_name(result.awaiting["camp"])}}
+
+
+# -- first player and victory --------------------------------------------------------------
+
+def standing(request) -> dict:
+    """``maamut vallee standing``: this turn's first player and order, and the victory check."""
+    from rulekit.players import SeatError, read_ids
+
+    from . import requests as rq
+    from .calendar import MAX_TURN
+    from .core import IllegalRequest
+    from .standing import Standing, first_player, victory
+
+    request = rq.obj(request, "request")
+    rq.only_fields(request, ("turn", "seats", "setup_first", "tribes", "drawn", "announced_last_turn", "fire_rules",
+                             "return_possible", "variants"), "", ("turn", "seats", "tribes"))
+    turn = rq.count(request, "turn", 1, MAX_TURN)
+    try:
+        seats = read_ids(request["seats"], 2, 6)
+    except SeatError as exc:
+        raise BadRequest("seats" if exc.seat is None else f"seats.{exc.seat}", exc.reason) from None
+    tribes = rq.obj(request["tribes"], "tribes")
+    standings = {}
+    for name in seats:
+        where = f"tribes.{name}"
+        t = rq.obj(tribes.get(name, {}), where)
+        rq.only_fields(t, ("camps", "pawns", "food", "fire"), where)
+        standings[name] = Standing(rq.count(t, "camps", 0, 5, 0, where), rq.count(t, "pawns", 0, 16, 0, where),
+                                   rq.count(t, "food", 0, 10_000, 0, where), rq.flag(t, "fire", parent=where))
+    for name in tribes:
+        if name not in seats:
+            raise BadRequest(f"tribes.{name}", "is not one of the seats")
+    setup_first = request.get("setup_first")
+    if setup_first is not None and setup_first not in seats:
+        raise BadRequest("setup_first", "must be one of the seats")
+    announced = rq.items(request.get("announced_last_turn", []), "announced_last_turn", 6)
+    for i, name in enumerate(announced):
+        if name not in seats:
+            raise BadRequest(f"announced_last_turn.{i}", "must be one of the seats")
+    drawn = request.get("drawn")
+    first = first_player(seats, standings, turn, setup_first, drawn)
+    if drawn is not None and drawn not in first.tied:
+        raise IllegalRequest(f"no draw is needed for {drawn!r}: only tied players draw",
+                             f"pas de tirage pour {drawn!r} : seuls les ex aequo tirent au sort", "standing.first_player")
+    verdict = victory(first.order or seats, standings, announced, rq.flag(request, "fire_rules"),
+                      rq.flag(request, "return_possible"), rq.variants(request))
+    reason_rule = {"four_camps": "standing.victory", "last_tribe": "standing.last_tribe", "extinct": "standing.extinct",
+                   None: "standing.victory"}
+    return {"turn": turn,
+            "first_player": {"order": list(first.order), "decided_by": first.decided_by, "tied": list(first.tied),
+                             "awaiting": None if first.order else {"kind": "draw", "among": list(first.tied)},
+                             "rule": "standing.first_player"},
+            "victory": {"announced": list(verdict.announced), "winners": list(verdict.winners),
+                        "reason": verdict.reason, "rule": reason_rule[verdict.reason]}}

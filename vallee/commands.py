@@ -129,6 +129,10 @@ def register(subparsers) -> None:
                        description="Births per camp, each newborn's sex from its die (twins on a 6), the caps of "
                                    "ten warriors and six women (docs/vallee-api.md).")
     b.set_defaults(handler=_run("births"))
+    o = sub.add_parser("standing", help="this turn's first player and order, and the victory check (JSON on stdin)",
+                       description="First player by camps, pawns, food, then a draw; who must announce four camps "
+                                   "and who has won at the end of the turn (docs/vallee-api.md).")
+    o.set_defaults(handler=_run("standing"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")
