@@ -668,3 +668,65 @@ def standing(request) -> dict:
                              "rule": "standing.first_player"},
             "victory": {"announced": list(verdict.announced), "winners": list(verdict.winners),
                         "reason": verdict.reason, "rule": reason_rule[verdict.reason]}}
+
+
+# -- tribe movement -----------------------------------------------------------------------
+
+def _pair(value, field: str, most_w: int = 10, most_f: int = 6):
+    from . import requests as rq
+
+    rq.only_fields(rq.obj(value, field), ("warriors", "women"), field)
+    return (rq.count(value, "warriors", 0, most_w, 0, field), rq.count(value, "women", 0, most_f, 0, field))
+
+
+def move(request) -> dict:
+    """``maamut vallee move``: whether one group's move is legal, and where it stops."""
+    from rulekit.players import PLAYER_ID_RULE, is_player_id
+
+    from . import requests as rq
+    from .core import SUMMER, WINTER, cell_name
+    from .tribes import BRIDGE_CARDS, LONG_MARCH_CARDS, Board, Limits, Move, check_move
+
+    request = rq.obj(request, "request")
+    rq.only_fields(request, ("map", "season", "pieces", "animals", "markers", "events", "cards", "move", "variants"), "",
+                   ("map", "season", "pieces", "move"))
+    valley = rq.valley(request)
+    variants = rq.variants(request)
+    season = rq.choice(request, "season", (SUMMER, WINTER), None)
+    markers = dict(rq.obj(request.get("markers", {}), "markers"))
+    frozen = _cells(markers.pop("frozen", []), "markers.frozen", valley, 40)
+    conditions = _conditions({"markers": markers}, valley, season)
+    pawns = {}
+    for key, tribes in rq.obj(request["pieces"], "pieces").items():
+        cell = _cell_on(valley, key, f"pieces.{key}")
+        pawns[cell] = {}
+        for name, pair in rq.obj(tribes, f"pieces.{key}").items():
+            if not is_player_id(name):
+                raise BadRequest(f"pieces.{key}.{str(name)[:24]}", PLAYER_ID_RULE)
+            pawns[cell][name] = _pair(pair, f"pieces.{key}.{name}")
+    animals = {}
+    for key, n in rq.obj(request.get("animals", {}), "animals").items():
+        animals[_cell_on(valley, key, f"animals.{key}")] = rq.count({key: n}, key, 1, 40, parent="animals")
+    events = rq.obj(request.get("events", {}), "events")
+    rq.only_fields(events, ("blizzard", "tempete", "orages"), "events")
+    calm = not (rq.flag(events, "tempete", parent="events") or rq.flag(events, "orages", parent="events"))
+    max_cells = 0 if rq.flag(events, "blizzard", parent="events") else 2 if calm else 1
+    cards = tuple(rq.choice({j: c}, j, BRIDGE_CARDS + LONG_MARCH_CARDS, None, "cards")
+                  for j, c in enumerate(rq.items(request.get("cards", []), "cards", 3)))
+    m = rq.obj(request["move"], "move")
+    rq.only_fields(m, ("tribe", "from", "path", "warriors", "women", "leave"), "move", ("tribe", "from", "path"))
+    path = tuple(_cell_on(valley, c, f"move.path.{i}") for i, c in enumerate(rq.items(m["path"], "move.path", 3)))
+    leave = {}
+    for key, pair in rq.obj(m.get("leave", {}), "move.leave").items():
+        cell = _cell_on(valley, key, f"move.leave.{key}")
+        if cell not in path[:-1]:
+            raise BadRequest(f"move.leave.{key}", "pawns are left only on cells the group passes through")
+        leave[cell] = _pair(pair, f"move.leave.{key}")
+    if not is_player_id(m["tribe"]):
+        raise BadRequest("move.tribe", PLAYER_ID_RULE)
+    group = Move(m["tribe"], _cell_on(valley, m["from"], "move.from"), path, rq.count(m, "warriors", 0, 10, 0, "move"),
+                 rq.count(m, "women", 0, 6, 0, "move"), leave)
+    checked = check_move(valley, Board(pawns, animals), group, conditions, Limits(season, max_cells, cards, frozen),
+                         variants)
+    return {"legal": True, "end": cell_name(checked.end),
+            "stops": [{"cell": cell_name(c), "stop": why} for c, why in checked.stops]}

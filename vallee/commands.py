@@ -133,6 +133,10 @@ def register(subparsers) -> None:
                        description="First player by camps, pawns, food, then a draw; who must announce four camps "
                                    "and who has won at the end of the turn (docs/vallee-api.md).")
     o.set_defaults(handler=_run("standing"))
+    t = sub.add_parser("move", help="is one group's move legal, and where does it stop (JSON on stdin)",
+                       description="Checks a tribe's group move step by step (rivers, lake, mountains, contact, "
+                                   "pass-through, events and cards); exit 1 names the rule it breaks.")
+    t.set_defaults(handler=_run("move"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")

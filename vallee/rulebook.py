@@ -28,6 +28,7 @@ _TRIBES = "FR «5) Combats» › «Combat entre tribus»"
 _BEASTS = "FR «5) Combats» › «Combat contre des animaux»"
 _SURVIVE = "FR «6) Survie»"
 _END = "FR «10) Fin du tour et victoire»"
+_MOVE = "FR «4) Déplacement et installation des tribus» › «Déplacement des pions»"
 _FIRE = "FR «Règles évoluées : le feu»"
 _WINTER_CARDS = "FR «Texte des cartes événement d'hiver»"
 _SUMMER_CARDS = "FR «Texte des cartes événement d'été»"
@@ -88,6 +89,29 @@ _TABLE = [
      "À la fin de chaque saison, un joueur sous la limite de main pioche une carte astuce."),
     ("phase.end", f"{_PHASES} 10; {_END}", "Every turn ends by moving the season marker and checking for victory.",
      "Chaque tour se termine en avançant le marqueur de saison et en vérifiant la victoire."),
+    ("tribes.pieces", f"{_MOVE}", "A group moves pawns its tribe has on the cell it leaves; pawns it leaves behind stop there.",
+     "Un groupe déplace des pions que sa tribu a sur la case quittée ; ceux qu'il laisse en route s'y arrêtent."),
+    ("tribes.frozen", f"{_SUMMER_CARDS} «Inondation»; {_WINTER_CARDS} «Chutes de neige»",
+     "Pawns immobilised by a flood or by snow in the mountains do not move this turn.",
+     "Les pions immobilisés par une inondation ou la neige en montagne ne bougent pas ce tour."),
+    ("tribes.steps", f"{_MOVE} ¶3; {_TRICKS} «Endurance», «Marche forcée»; {_WINTER_CARDS} «Tempête»; {_SUMMER_CARDS} «Orages»",
+     "Each pawn moves one or two cells, cell by cell (three with Endurance or a forced march; one in a storm).",
+     "Chaque pion avance d'une ou deux cases, de proche en proche (trois avec Endurance ou Marche forcée ; une par tempête ou orage)."),
+    ("tribes.pinned", f"{_MOVE} ¶3; {_R} V37",
+     "Pawns sharing a cell with animals or another tribe may leave only if they outnumber them, leaving at least as many pawns behind.",
+     "Des pions qui partagent une case avec des animaux ou une autre tribu ne partent que s'ils sont plus nombreux, en laissant au moins autant de pions."),
+    ("tribes.river", f"{_MOVE} ¶3; {_TRICKS} «Pont», «Nage», «Troncs d'arbre»",
+     "No pawn crosses a river, except with a bridge card, which ends the move right after the crossing.",
+     "Aucun pion ne traverse une rivière, sauf avec une carte de passage, et le mouvement s'arrête juste après."),
+    ("tribes.lake", f"{_MOVE} ¶3", "No pawn crosses the lake.", "Aucun pion ne traverse le lac."),
+    ("tribes.closed", f"{_EVENTS}; {_R} V33", "Flooded, burning and snowed-in cells cannot be entered this turn.",
+     "On n'entre pas ce tour-ci dans une case inondée, en feu ou enneigée."),
+    ("tribes.mountain", f"{_MOVE} ¶3; {_R} V39",
+     "Entering a mountain cell ends the move (in summer, Endurance or a forced march crosses one without stopping).",
+     "Entrer en montagne termine le mouvement (en été, Endurance ou Marche forcée en traverse une sans s'arrêter)."),
+    ("tribes.contact", f"{_MOVE} ¶3; {_R} V37, V42",
+     "Entering a cell with animals or another tribe ends the move, unless the group outnumbers them and leaves at least as many pawns there.",
+     "Entrer sur une case avec des animaux ou une autre tribu arrête le groupe, sauf s'il est plus nombreux et y laisse au moins autant de pions."),
     ("standing.first_player", f"FR «4) Déplacement et installation des tribus» ¶1; {_R} V5",
      "The first player is the one with the most camps, then the most pawns, then the most food, then drawn by lot (on the first turn, the first to set up); the order holds for the whole turn and goes clockwise.",
      "Le premier joueur a le plus de camps, puis le plus de pions, puis le plus de nourriture, sinon on tire au sort (au premier tour, le premier installé) ; l'ordre vaut pour tout le tour, en sens horaire."),
