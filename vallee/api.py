@@ -730,3 +730,61 @@ def move(request) -> dict:
                          variants)
     return {"legal": True, "end": cell_name(checked.end),
             "stops": [{"cell": cell_name(c), "stop": why} for c, why in checked.stops]}
+
+
+# -- camps and fields -----------------------------------------------------------------------
+
+def camp(request) -> dict:
+    """``maamut vallee camp``: may a tribe set up, found a camp or sow on a cell?"""
+    from . import requests as rq
+    from .calendar import MAX_TURN, turn_info
+    from .camps import camp_kind, found_camp_problem, sowing_problem, start_camp_problem
+    from .core import IllegalRequest, cell_name
+
+    request = rq.obj(request, "request")
+    action = rq.choice(request, "action", ("setup", "found", "sow"), None)
+    fields = {"setup": ("camps", "occupied", "field", "food"),
+              "found": ("warriors", "women", "opponents", "camp_here", "camps_owned", "cards"),
+              "sow": ("turn", "held", "own_camp_here", "field_here", "markers_used", "food", "cards")}[action]
+    rq.only_fields(request, ("map", "action", "cell") + fields, "", ("map", "cell"))
+    valley = rq.valley(request)
+    cell = _cell_on(valley, request["cell"], "cell")
+    cards = [rq.choice({j: c}, j, {"found": ("pacs",), "sow": ("terrasse",)}.get(action, ()), None, "cards")
+             for j, c in enumerate(rq.items(request.get("cards", []), "cards", 2))]
+    extra = {}
+    if action == "setup":
+        camps = {_cell_on(valley, key, f"camps.{key}"): name
+                 for key, name in rq.obj(request.get("camps", {}), "camps").items()}
+        problem = start_camp_problem(valley, cell, camps, _cells(request.get("occupied", []), "occupied", valley))
+        if not problem and rq.flag(request, "field"):
+            if camp_kind(valley, cell) != "village" or valley.terrain[cell] != "plain":
+                problem = "sowing.where"
+            elif rq.count(request, "food", 0, 10_000, 12) < 1:
+                problem = "sowing.cost"
+        extra["field"] = rq.flag(request, "field")
+    elif action == "found":
+        problem = found_camp_problem(valley, cell, rq.count(request, "warriors", 0, 10, 0),
+                                     rq.count(request, "women", 0, 6, 0), rq.count(request, "opponents", 0, 100, 0),
+                                     rq.flag(request, "camp_here"), rq.count(request, "camps_owned", 0, 5, 0),
+                                     "pacs" in cards)
+    else:
+        held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
+                for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+        info = turn_info(rq.count(request, "turn", 1, MAX_TURN), held=held)
+        if not info.runs("sowing"):
+            raise IllegalRequest(f"no sowing on turn {info.turn}: it comes at the end of winter",
+                                 f"pas de semailles au tour {info.turn} : elles viennent à la fin de l'hiver",
+                                 "phase.sowing")
+        own = camp_kind(valley, cell) if rq.flag(request, "own_camp_here") else None
+        problem = sowing_problem(valley, cell, own, rq.flag(request, "field_here"),
+                                 rq.count(request, "markers_used", 0, 9, 0), rq.count(request, "food", 0, 10_000, 0),
+                                 "terrasse" in cards)
+    if problem:
+        from .rulebook import RULES
+
+        rule = RULES[problem]
+        action_fr = {"setup": "installation", "found": "fondation d'un camp", "sow": "semailles"}[action]
+        action_en = {"setup": "setting up", "found": "founding a camp", "sow": "sowing"}[action]
+        raise IllegalRequest(f"{action_en} on {cell_name(cell)}: {rule.en}",
+                             f"{action_fr} en {cell_name(cell)} : {rule.fr}", problem)
+    return {"action": action, "cell": cell_name(cell), "legal": True, "kind": camp_kind(valley, cell), **extra}

@@ -137,6 +137,9 @@ def register(subparsers) -> None:
                        description="Checks a tribe's group move step by step (rivers, lake, mountains, contact, "
                                    "pass-through, events and cards); exit 1 names the rule it breaks.")
     t.set_defaults(handler=_run("move"))
+    c2 = sub.add_parser("camp", help="may a tribe set up, found a camp or sow on a cell (JSON on stdin)",
+                        description="Setup spacing, founding a camp, sowing a field; exit 1 names the rule broken.")
+    c2.set_defaults(handler=_run("camp"))
     k = sub.add_parser("calendar", help="which phases run on a game turn, the season and the arrivals count",
                        description="With --turn, answer for that game turn; without it, read a JSON request "
                                    "({\"turn\": N, \"players\": P, \"held\": [...], \"variants\": {...}}) on stdin.")

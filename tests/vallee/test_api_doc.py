@@ -22,7 +22,7 @@ def examples():
 
 def test_the_doc_has_an_example_for_every_command():
     commands = " ".join(command for command, _, _ in examples())
-    for name in ("map check", "calendar", "animals", "combat", "survival", "event", "arrivals", "births", "standing", "move"):
+    for name in ("map check", "calendar", "animals", "combat", "survival", "event", "arrivals", "births", "standing", "move", "camp"):
         assert f"maamut vallee {name}" in commands
 
 
