@@ -70,7 +70,7 @@ def choice(request: dict, key: str, allowed, default, parent: str = ""):
 
 
 def species(value, field: str) -> str:
-    if value not in SPECIES:
+    if not isinstance(value, str) or value not in SPECIES:
         raise BadRequest(field, f"must be one of {', '.join(SPECIES)}")
     return value
 
