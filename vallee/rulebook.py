@@ -258,7 +258,14 @@ def _event_rows():
         yield (f"event.{card.id}", f"{deck} «{card.title}»", card.en, card.fr)
 
 
-BOOK = Rulebook(_TABLE + list(_event_rows()))
+def _trick_rows():
+    from .tricks import TRICKS
+
+    for trick in TRICKS.values():
+        yield (f"trick.{trick.id}", f"{_TRICKS} «{trick.title}»", trick.en, trick.fr)
+
+
+BOOK = Rulebook(_TABLE + list(_event_rows()) + list(_trick_rows()))
 RULES = BOOK.rules
 
 
