@@ -196,3 +196,21 @@ def test_combat_command_plays_a_fight_and_offers_the_odds_of_each_loss_choice():
 def test_combat_command_errors(request_, code, key, value):
     got, out = run_cli(["combat"], json.dumps(request_))
     assert got == code and out["error"][key] == value
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 6), st.integers(0, 6)), min_size=2, max_size=3))
+def test_after_the_tribes_fight_the_winner_never_has_more_than_six_women(sides):
+    """Women change sides only while the winner has pieces of his colour left (cap of six),
+    warriors only go down, and one tribe is left whenever two had warriors."""
+    tribes = [Tribe(f"t{i}", w, f, women_in_reserve=min(r, 6 - f)) for i, (w, f, r) in enumerate(sides)]
+    stage = tribe_stage(tribes)
+    if stage.kind == "none" and not stage.ends:
+        return
+    assert sum(q for states in stage.ends.values() for q in states.values()) == 1
+    for name, states in stage.ends.items():
+        tribe = next(t for t in tribes if t.name == name)
+        for (w, f) in states:
+            assert w <= tribe.warriors and f <= 6
+            if stage.kind == "warriors":
+                assert f <= tribe.women + tribe.reserve()
