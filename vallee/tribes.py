@@ -7,7 +7,9 @@ pieces together, women included). It may not enter the lake, a closed cell (floo
 burning, snowed in) or cross a river (frozen rivers and droughts aside). Entering a
 mountain ends the move (V39); so does entering a cell with opponents, unless the group
 outnumbers them and leaves at least as many pawns there (V42). Cards: a bridge (Pont,
-Nage, Troncs d'arbre) crosses one river and ends the move at once; Endurance or Marche
+Nage, Troncs d'arbre, Radeau) crosses one river and ends the move at once; the raft may
+instead cross the lake, its cells not counted as steps, landing on the first shore cell
+after them, where the move ends (V38); Endurance or Marche
 forcée allows three cells, or crossing one mountain cell in summer without stopping.
 Events: Blizzard, no move; Tempête and Orages, one cell.
 
@@ -26,7 +28,8 @@ from .board import Valley
 from .core import MOUNTAIN, SUMMER, VOLCANO, Cell, IllegalRequest, cell_name
 from .variants import DEFAULT, Variants
 
-BRIDGE_CARDS = ("pont", "nage", "troncs_d_arbre")
+RAFT = "radeau"
+BRIDGE_CARDS = ("pont", "nage", "troncs_d_arbre", RAFT)
 LONG_MARCH_CARDS = ("endurance", "marche_forcee")
 
 
@@ -86,9 +89,11 @@ def check_move(valley: Valley, board: Board, move: Move, conditions: Conditions 
     if limits.max_cells == 0:
         _illegal("no human moves this turn (Blizzard)", "aucun humain ne bouge ce tour (Blizzard)", "event.blizzard")
     longest = limits.max_cells + (1 if limits.max_cells == 2 and set(limits.cards) & set(LONG_MARCH_CARDS) else 0)
-    if not 1 <= len(move.path) <= longest:
-        _illegal(f"a group moves 1 to {longest} cells, not {len(move.path)}",
-                 f"un groupe avance de 1 à {longest} cases, pas {len(move.path)}", "tribes.steps")
+    rafting = RAFT in limits.cards and not conditions.lake_frozen(valley)
+    steps = len([c for c in move.path if not (rafting and c in valley.lake)])
+    if not 1 <= steps <= longest:
+        _illegal(f"a group moves 1 to {longest} cells, not {steps}",
+                 f"un groupe avance de 1 à {longest} cases, pas {steps}", "tribes.steps")
     against = board.opponents(move.start, move.tribe)
     if against and (sum(here) <= against or sum(here) - size < against):
         _illegal(f"on {cell_name(move.start)} the group must outnumber its {against} opponents and leave as many",
@@ -98,7 +103,7 @@ def check_move(valley: Valley, board: Board, move: Move, conditions: Conditions 
 
 
 def _walk(valley, board, move, conditions, limits, variants, group) -> Checked:
-    stops, here, bridged, mountain_crossed = [], move.start, False, False
+    stops, here, bridged, mountain_crossed, afloat = [], move.start, False, False, False
     lake_frozen = conditions.lake_frozen(valley)
     for i, cell in enumerate(move.path):
         name, last = cell_name(cell), i == len(move.path) - 1
@@ -112,14 +117,23 @@ def _walk(valley, board, move, conditions, limits, variants, group) -> Checked:
                          "tribes.river")
             bridged = True
         if cell in valley.lake and not lake_frozen:
-            _illegal(f"step {i + 1}: nobody walks into the lake", f"pas {i + 1} : on n'entre pas dans le lac", "tribes.lake")
+            if RAFT not in limits.cards or bridged or last:
+                _illegal(f"step {i + 1}: nobody walks into the lake" + (", and a raft lands on a shore" if last else ""),
+                         f"pas {i + 1} : on n'entre pas dans le lac" + (", et un radeau accoste sur une rive" if last else ""),
+                         "tribes.lake")
+            stops.append((cell, "afloat"))
+            here, afloat = cell, True
+            continue
+        if afloat and not last:
+            _illegal(f"step {i + 1}: the move ends on the shore where the raft lands",
+                     f"pas {i + 1} : le déplacement s'arrête sur la rive où le radeau accoste", "tribes.lake")
         if cell in valley.lake and last and variants.frozen_lake == "cross_only":
-            _illegal(f"the move cannot end on the frozen lake", "le déplacement ne peut pas finir sur le lac gelé",
+            _illegal("the move cannot end on the frozen lake", "le déplacement ne peut pas finir sur le lac gelé",
                      "animals.frozen_lake")
         if cell in conditions.flooded | conditions.burning | conditions.closed:
             _illegal(f"step {i + 1}: {name} is closed this turn", f"pas {i + 1} : {name} est fermée ce tour",
                      "tribes.closed")
-        why = _stop_reason(valley, board, move, cell, limits, mountain_crossed, bridged)
+        why = "lake" if afloat else _stop_reason(valley, board, move, cell, limits, mountain_crossed, bridged)
         if why == "mountain_crossed":
             mountain_crossed, why = True, None
         if why and not last:

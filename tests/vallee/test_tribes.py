@@ -91,6 +91,15 @@ def test_a_frozen_lake_is_crossed_but_not_a_place_to_stop():
     assert rule_of([(0, 0)], board, (1, 0), 2, conditions=frozen, limits=Limits("winter")) == "animals.frozen_lake"
 
 
+def test_a_raft_crosses_the_lake_shore_to_shore_and_stops_there():
+    raft = Limits(cards=("radeau",))
+    assert stops([(0, 0), (-1, 0), (-2, 0)], limits=raft) == (((0, 0), "afloat"), ((-1, 0), "afloat"), ((-2, 0), "lake"))
+    assert stops([(0, 0), (0, -1)], limits=raft)[-1] == ((0, -1), "lake")
+    assert rule_of([(0, 0)], limits=raft) == "tribes.lake"                          # it lands on a shore
+    assert rule_of([(0, 0), (0, -1), (-1, -1)], limits=raft) == "tribes.lake"       # and stops there
+    assert rule_of([(0, 0), (-1, 0)]) == "tribes.lake"                              # no raft
+
+
 REQUEST = {"map": "sample", "season": "summer",
            "pieces": {"0,1": {"red": {"warriors": 2, "women": 1}}, "1,1": {"blue": {"warriors": 1}}},
            "animals": {"2,1": 2},
@@ -109,7 +118,7 @@ def test_move_command_checks_a_pass_through():
     ({"move": {**REQUEST["move"], "leave": {}}}, 1, "rule", "tribes.contact"),
     ({"move": {**REQUEST["move"], "leave": {"2,1": {"warriors": 1}}}}, 2, "field", "move.leave.2,1"),
     ({"move": {**REQUEST["move"], "path": ["1,1", "9,9"]}}, 2, "field", "move.path.1"),
-    ({"cards": ["radeau"]}, 2, "field", "cards.0"),
+    ({"cards": ["camouflage"]}, 2, "field", "cards.0"),
     ({"pieces": {"0,1": {"red team": {"warriors": 2}}}}, 2, "field", "pieces.0,1.red team"),
 ])
 def test_move_command_errors(change, code, key, value):
