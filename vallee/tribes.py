@@ -91,7 +91,7 @@ def check_move(valley: Valley, board: Board, move: Move, conditions: Conditions 
     longest = limits.max_cells + (1 if limits.max_cells == 2 and set(limits.cards) & set(LONG_MARCH_CARDS) else 0)
     rafting = RAFT in limits.cards and not conditions.lake_frozen(valley)
     steps = len([c for c in move.path if not (rafting and c in valley.lake)])
-    if not 1 <= steps <= longest:
+    if not move.path or steps > longest:
         _illegal(f"a group moves 1 to {longest} cells, not {steps}",
                  f"un groupe avance de 1 à {longest} cases, pas {steps}", "tribes.steps")
     against = board.opponents(move.start, move.tribe)
