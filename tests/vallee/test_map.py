@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import ast
 import json
-from pathlib import Path
 
 import pytest
 
@@ -12,7 +10,7 @@ from vallee.board import sample_valley
 from vallee.core import BadRequest, LAKE, MOUNTAIN, VOLCANO
 from vallee.validate import map_problems
 
-from .conftest import ROOT, run_cli
+from .conftest import run_cli
 
 
 def codes(obj):
@@ -141,15 +139,3 @@ def test_map_check_command_exit_codes(tmp_path, sample_json):
     code, out = run_cli(["map", "check", str(broken)])
     assert code == 2 and out["error"]["field"] == "file"
 
-
-def test_vallee_imports_only_rulekit():
-    """Like the other rule packages, vallee shares only rulekit's scaffolding."""
-    ours = {"engine", "session", "vision", "firmware_bridge", "companion_web", "maamut", "sim",
-            "ostby_mammut", "ai"}
-    wrong = set()
-    for path in (ROOT / "vallee").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else [])
-            wrong |= {(path.name, n) for n in names if n.split(".")[0] in ours}
-    assert wrong == set()

@@ -1,7 +1,7 @@
-"""``maamut vallee …`` subcommands: JSON on stdin (or a map file), JSON on stdout, exit 0/1/2.
+"""La Vallée's command line, ``maamut vallee …``: JSON on stdin (or a map file), JSON on
+stdout, exit 0/1/2 (docs/vallee-api.md).
 
-The argument declarations stay light: the rules modules are imported only when a
-command runs.
+Declaring the arguments imports nothing else; each handler imports what it runs.
 """
 
 from __future__ import annotations
