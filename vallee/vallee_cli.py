@@ -96,7 +96,9 @@ def register(subparsers) -> None:
                                           "exit 0 answered, 1 the rules forbid it, 2 malformed input.")
     sub = p.add_subparsers(dest="vallee_command", metavar="SUBCOMMAND")
     sub.required = True
-    m = sub.add_parser("map", help="map files: check one")
+    m = sub.add_parser("map", help="map files: check one",
+                       description="Map files of the valley (docs/vallee-api.md «Map files»): the board a group "
+                                   "enters once from its own copy.")
     msub = m.add_subparsers(dest="map_command", metavar="ACTION")
     msub.required = True
     c = msub.add_parser("check", help="validate a map file and name every problem",
@@ -148,6 +150,8 @@ def register(subparsers) -> None:
     k.add_argument("--held", type=int, action="append", metavar="TURN",
                    help="a turn whose season marker stayed (long winter, mild autumn); repeatable")
     k.set_defaults(handler=cmd_calendar)
-    r = sub.add_parser("rules", help="list the rule ids with their rulebook sections and our paraphrases")
+    r = sub.add_parser("rules", help="list the rule ids with their rulebook sections and our paraphrases",
+                       description="Print every rule id the Vallée referee cites (event.* and trick.* cards "
+                                   "included), with the rulebook section and our own paraphrase.")
     r.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the paraphrases (default en)")
     r.set_defaults(handler=cmd_rules)
