@@ -6,62 +6,30 @@ Declaring the arguments imports nothing else; each handler imports what it runs.
 
 from __future__ import annotations
 
-import json
-import sys
-
-
-def _emit(response: dict) -> None:
-    sys.stdout.write(json.dumps(response, ensure_ascii=False) + "\n")
-
-
-def _malformed(message: str, field: str = "request") -> dict:
-    return {"ok": False, "error": {"code": "bad_request", "field": field, "message": message,
-                                   "rule": "request.format"}}
-
-
-def read_json(stream, field: str = "request"):
-    """The one reader of a JSON document (stdin or a map file): ``(document, None)`` or
-    ``(None, error response)``. To be replaced by the shared request reader once it lands."""
-    try:
-        text = stream.read(4_000_001)
-        if isinstance(text, bytes):
-            text = text.decode("utf-8")
-    except UnicodeDecodeError:
-        return None, _malformed("input is not UTF-8", field)
-    if len(text) > 4_000_000:
-        return None, _malformed("input is longer than 4 000 000 characters", field)
-    if not text.strip():
-        return None, _malformed("no JSON document given", field)
-    try:
-        return json.loads(text), None
-    except json.JSONDecodeError as exc:
-        return None, _malformed(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}", field)
-    except RecursionError:
-        return None, _malformed("JSON nested too deeply", field)
-
 
 def _run(handler_name: str):
+    """A command answering JSON on stdin (one document, or JSON Lines) with a handler of
+    :mod:`vallee.api`, through the shared request reader."""
     def command(args) -> int:
+        from rulekit.jsonrequest import serve_stdin
+
         from . import api
 
-        request, error = read_json(sys.stdin.buffer)
-        if error:
-            _emit(error)
-            return api.EXIT_MALFORMED
-        code, response = api.answer(getattr(api, handler_name), request)
-        _emit(response)
-        return code
+        handler = getattr(api, handler_name)
+        return serve_stdin(lambda request: api.answer(handler, request))
     return command
 
 
 def cmd_calendar(args) -> int:
+    from rulekit.jsonrequest import print_json
+
     from . import api
 
     if args.turn is None:
         return _run("calendar")(args)
     request = {"turn": args.turn, "players": args.players, "held": args.held or []}
     code, response = api.answer(api.calendar, request)
-    _emit(response)
+    print_json(response)
     return code
 
 
@@ -74,18 +42,21 @@ def cmd_rules(args) -> int:
 
 
 def cmd_map_check(args) -> int:
+    from rulekit.jsonrequest import MAX_REQUEST_CHARS, RequestError, decode, malformed, print_json, read_json
+
     from .api import EXIT_MALFORMED, map_check_request
 
     try:
         with open(args.file, "rb") as stream:
-            document, error = read_json(stream, "file")
+            document = read_json(decode(stream.read(4 * MAX_REQUEST_CHARS + 1)), "file")
     except OSError as exc:
-        document, error = None, _malformed(f"cannot read {args.file}: {exc.strerror}", "file")
-    if error:
-        _emit(error)
+        print_json(malformed("file", f"cannot read {args.file}: {exc.strerror}"))
+        return EXIT_MALFORMED
+    except RequestError as exc:
+        print_json(exc.to_json())
         return EXIT_MALFORMED
     code, response = map_check_request(document)
-    _emit(response)
+    print_json(response)
     return code
 
 

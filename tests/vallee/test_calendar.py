@@ -92,3 +92,15 @@ def test_calendar_command_with_flags_and_with_json():
 def test_calendar_malformed_requests_name_the_field(request_, field):
     code, out = run_cli(["calendar"], json.dumps(request_))
     assert code == 2 and out["error"]["field"] == field
+
+
+def test_json_lines_get_one_answer_per_line_and_exit_0():
+    """Through the shared request reader, as maamut resolve does."""
+    import subprocess
+
+    from .conftest import MAAMUT, ROOT
+    proc = subprocess.run([str(MAAMUT), "vallee", "calendar"], input=b'{"turn": 1}\n{"turn": 0}\n{oops\n',
+                          capture_output=True, cwd=str(ROOT), timeout=60)
+    answers = [json.loads(line) for line in proc.stdout.decode().splitlines()]
+    assert proc.returncode == 0 and [a["ok"] for a in answers] == [True, False, False]
+    assert answers[1]["error"]["field"] == "turn" and answers[2]["error"]["field"] == "request"
