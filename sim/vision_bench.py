@@ -20,6 +20,7 @@ import numpy as np
 from vision.calibration import learn
 from vision.observation import Observation
 from vision.reader import BoardReader
+from .samples_bench import run_cross_generator_bench, run_samples_bench
 from .render import (Kit, Scene, own_colour_stacks, piece_cases, random_hand, random_layout, random_scene, render_frame,
                      setup_scenes)
 from .render_palette import (HELD_OUT_HUNTER_SHAPES, HELD_OUT_TRAP_SHAPES, HUNTER_SHAPES, TRAP_SHAPES,
@@ -142,6 +143,10 @@ def run_vision_bench(n_scenes: int = 200, seed: int = 1_000_000, n_sequences: in
         "hand_frames": hand_frames,
         "hand_frames_missed": missed,
         "failed_seeds": failures[:20],
+        # The shared samples kept in the repository (sim/samples_bench.py).
+        **run_samples_bench(),
+        # The second, independent generator (sim/flatart), never tuned on.
+        **run_cross_generator_bench(),
         "cpu": platform.processor() or platform.machine(),
         "threads": 1,
     }

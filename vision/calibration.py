@@ -19,20 +19,21 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 
+from .changes import ChangeModel, changed_counts, learn_changes, sample_grid
 from .colour import TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance, relit_gain, to_lab
 from .geometry import (BOARD_RADIUS, CARDS_AGREE, MARKER_IDS, BoardLocator, CellSampler, Geometry, learn_cards, mirror_frame,
                        refine_on_tiles)
 
 FORMAT = "maamut-vision-calibration/1"
 MAX_HUNTERS = 4
-PIECE_MODELS = ("kit", "figures")
+PIECE_MODELS = ("kit", "figures", "changes")
 MAMMOTH_KINDS = ("kit", "figure")
 #: The kit's mammoth covers its cell's trap ring; a standing figure (seen from above)
 #: covers less than this share of it (measured: kit tokens 0.82 and up, figures 0.49 at most).
@@ -69,6 +70,9 @@ class Calibration:
     #: label -> reflectance of that player's traps, when the optional setup step showed
     #: one trap per player; otherwise traps are matched with the hunter's colour.
     traps: dict[str, tuple] = field(default_factory=dict)
+    #: ``pieces == "changes"``: each cell's empty look and each piece's learnt look
+    #: (:class:`vision.changes.ChangeModel`).
+    changes: ChangeModel | None = None
 
     def to_json(self) -> dict:
         r = lambda c: [round(float(v), 5) for v in c]  # noqa: E731 - tiny local formatter
@@ -80,7 +84,8 @@ class Calibration:
                 **({} if self.mammoth_kind == "kit" else {"mammoth_kind": self.mammoth_kind}),
                 **({"cards": {str(k): [[round(float(x), 4), round(float(y), 4)] for x, y in np.asarray(v)]
                               for k, v in sorted(self.cards.items())}} if self.cards else {}),
-                **({"traps": {k: r(v) for k, v in self.traps.items()}} if self.traps else {})}
+                **({"traps": {k: r(v) for k, v in self.traps.items()}} if self.traps else {}),
+                **({"changes": self.changes.to_json()} if self.changes is not None else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Calibration":
@@ -117,11 +122,18 @@ class Calibration:
         traps = obj.get("traps", {})
         if not isinstance(traps, dict) or not set(map(str, traps)) <= set(map(str, hunters)):
             raise CalibrationError("traps: expected trap colours for some of the hunters' labels")
+        changes = None
+        if pieces == "changes":
+            try:
+                changes = ChangeModel.from_json(obj["changes"])
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                raise CalibrationError(f"changes: expected the empty board's look and the pieces' ({exc})") from None
         return cls(tuple(tiles), {k: colour(tc[k], f"tile_colours.{k}") for k in TILE_CLASSES},
                    colour(obj.get("mammoth"), "mammoth"), colour(obj.get("rim"), "rim"),
                    {str(k): colour(v, f"hunters.{k}") for k, v in hunters.items()},
                    bool(obj.get("mirrored", False)), pieces, _choice(obj, "mammoth_kind", MAMMOTH_KINDS),
-                   _cards(obj.get("cards", {})), {str(k): colour(v, f"traps.{k}") for k, v in traps.items()})
+                   _cards(obj.get("cards", {})), {str(k): colour(v, f"traps.{k}") for k, v in traps.items()},
+                   changes)
 
     def save(self, path) -> None:
         """Write the file atomically: a re-learn mid-game never leaves half a file."""
@@ -269,7 +281,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         cards = learn_cards([(geometry.homography if refined is None else refined, geometry.seen)])
         locator.cards = cards
         geometry = locator.fit(locator.detect(cv2.cvtColor(frame0, cv2.COLOR_BGR2GRAY))) or geometry
-    medians = []
+    medians, grids = [], []
     for index, frame in enumerate(frames):
         if mirrored:
             frame = mirror_frame(frame)
@@ -280,6 +292,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         if index == 0:
             first_trap_ring = zones["trap"][CENTRE]
         medians.append(median_zones(zones))
+        grids.append(sample_grid(frame, g.homography))
     first = medians[0]
     others = [c for c in range(NUM_CELLS) if c != CENTRE]
     tile_lab = to_lab(first["tile"][others])
@@ -324,11 +337,15 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         outlines.append(bool(rim_l < darker - min(OUTLINE_DARKER, OUTLINE_SHARE * darker)))
     rim = np.median(np.array(rims), axis=0) if rims else np.array([0.08, 0.08, 0.08])
     model = "kit"
-    if pieces == "figures" or (pieces is None and outlines and sum(outlines) * 2 < len(outlines)):
+    if pieces == "changes":
+        model = "changes"
+    elif pieces == "figures" or (pieces is None and outlines and sum(outlines) * 2 < len(outlines)):
         model = "figures"
         mammoth, hunters = _learn_figures(frames, mirrored, locator, sampler, geometry, refs_cell, gains, hunters)
     elif missing:
-        raise CalibrationError(f"setup frame {missing[0]}: no newly placed hunter found")
+        model = "changes" if pieces is None else model
+        if model != "changes":
+            raise CalibrationError(f"setup frame {missing[0]}: no newly placed hunter found")
     # The mammoth: the kit's token covers its cell's trap ring, a standing figure does not.
     snow = to_lab(np.clip(refs_cell[CENTRE] * gains[0][CENTRE], 0, 1))
     covered = float((lab_distance(to_lab(first_trap_ring), snow) > 20).mean())
@@ -337,31 +354,77 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         mammoth_kind = "figure"
         if model == "kit":
             mammoth = _learn_mammoth_figure(_probe(frames[0], mirrored, locator, sampler, geometry), refs_cell, gains)
-    return Calibration(tuple(tiles), {k: tuple(float(x) for x in v) for k, v in refs.items()},
-                       tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored, model,
-                       mammoth_kind, cards)
+    calibration = Calibration(tuple(tiles), {k: tuple(float(x) for x in v) for k, v in refs.items()},
+                              tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored,
+                              model, mammoth_kind, cards)
+    if model == "changes" or pieces is None:
+        calibration = _with_changes(calibration, frames, grids, gains, forced=model == "changes")
+    return calibration
+
+
+#: Read every set by its changes when they read its setup back, even when the kit's or
+#: the figures' model does too (off: on the rendered kit benches the kit's model, which
+#: knows outlines, stacks and tokens side by side, reads more boards right).
+PREFER_CHANGES = False
+
+
+def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) -> Calibration:
+    """The calibration read by what changes on each cell (:mod:`vision.changes`) when
+    the kit's or the figures' model does not read the setup frames back as they are
+    (the empty board with the mammoth on the cross, then each hunter where he was put
+    down): small pieces, pieces close to their tile's colour, prints the rings miss.
+    A set those models read back stays as it was learnt."""
+    labels = [f"c{i}" for i in range(len(frames) - 1)]
+    try:
+        model, cells = learn_changes(grids, gains, labels)
+    except ValueError as exc:
+        if forced:
+            raise CalibrationError(str(exc)) from None
+        return calibration
+    if not forced and not PREFER_CHANGES and _reads_back(calibration, frames, cells):
+        return calibration
+    changed = replace(calibration, pieces="changes", mammoth_kind="kit", changes=model,
+                      hunters={k: look.colour for k, look in model.hunters.items()},
+                      mammoth=model.mammoth.colour, rim=model.dark)
+    if not forced and not _reads_back(changed, frames, cells):
+        return calibration
+    return changed
+
+
+def _reads_back(calibration: Calibration, frames, cells: dict) -> bool:
+    """Whether ``calibration`` reads every setup frame as it is: the mammoth on the
+    cross, the hunters put down so far where they were put, nothing else."""
+    from .reader import BoardReader
+    reader = BoardReader(calibration, lock_tiles=True)
+    for index, frame in enumerate(frames):
+        seen = reader.read(frame, 0.0)
+        expected = {f"c{i}": cells[f"c{i}"] for i in range(index)}
+        if (not seen.board_found or seen.occluded_cells or seen.mammoth != CENTRE or seen.traps
+                or seen.hunters != expected):
+            return False
+    return True
 
 
 #: A cell with at least this many moved probe points shows a change (see :func:`moved_between`).
-MOVED_POINTS = 8
+MOVED_POINTS = 20
 
 
 def change_probe(frame: np.ndarray, locator: BoardLocator | None = None) -> np.ndarray | None:
-    """The cells' probe points in Lab, compared by :func:`moved_between` (``None``: no board)."""
+    """The cells' dense grids (:func:`vision.changes.sample_grid`), compared by
+    :func:`moved_between` (``None``: no board)."""
     locator = locator or BoardLocator()
     g = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
     if g is None:
         return None
-    return to_lab(CellSampler().sample(frame, g.homography, ("probe",))[0]["probe"])
+    return sample_grid(frame, g.homography)
 
 
 def moved_between(before: np.ndarray, after: np.ndarray) -> tuple[int, ...]:
-    """Cells whose probe points (:func:`change_probe`) changed: :data:`MOVED_POINTS` of them
-    by :data:`CHANGED_DISTANCE` or more, within 0.75 tile radii of the centre."""
-    from .geometry import ZONE_OFFSETS
-    change = lab_distance(after, before)
-    change[:, np.hypot(*ZONE_OFFSETS["probe"].T) > 0.75] = 0.0
-    return tuple(int(c) for c in np.flatnonzero((change > CHANGED_DISTANCE).sum(axis=1) >= MOVED_POINTS))
+    """Cells whose grids (:func:`change_probe`) changed: :data:`MOVED_POINTS` of their
+    points by :data:`vision.changes.CHANGED` or more, each cell's light now divided out
+    first (a lamp or the camera's exposure drifting between two setup steps is no piece)."""
+    counts = changed_counts(before, after)
+    return tuple(int(c) for c in np.flatnonzero(counts >= MOVED_POINTS))
 
 
 def _probe(frame, mirrored, locator, sampler, geometry) -> np.ndarray:

@@ -23,3 +23,4 @@ class Observation:
     occluded_cells: tuple[int, ...] = ()  # cells hidden/unreadable in this frame
     glare_cells: tuple[int, ...] = ()     # cells whose tile shows clipped whites (a lamp's hotspot)
     light_level: float | None = None      # how bright the board's whites are (0..1 of the camera's range)
+    unsure_cells: tuple[int, ...] = ()    # cells read, but too close to a decision's line to be trusted

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -41,6 +42,7 @@ import numpy as np
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration, median_zones
+from .changes import read_changes, sample_grid
 from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance,
                      relit_gain,
                      margin_confidence, to_lab)
@@ -108,6 +110,9 @@ FIGURE_MATCH = 30.0
 PATCH_POINTS = 5
 PATCH_CENTRE = 0.13
 PATCH_FILLED = 0.6
+#: A cell read with less confidence than this is unsure: the tracker waits rather than
+#: commit a board on it (pieces read by their changes, :mod:`vision.changes`).
+UNSURE = 0.1
 #: The mammoth's token under a hunter: this share of its trap ring still shows it.
 MAMMOTH_UNDER = 0.45
 
@@ -204,6 +209,26 @@ def _outline_around(rimness_cell: np.ndarray, middle: np.ndarray, cell: int) -> 
     return seen.size / max(looked.size, 1)
 
 
+@dataclass(frozen=True)
+class TileReading:
+    """What the tile rings say: their median colour (RGB and Lab), each cell's tile class
+    (index into ``TILE_CLASSES``; the cross reads as snow) and its confidence."""
+    median: np.ndarray
+    lab: np.ndarray
+    classes: np.ndarray
+    confidence: np.ndarray
+
+
+@dataclass(frozen=True)
+class Light:
+    """Each cell's light (``gain``, (37, 3): per channel, against the setup's colours),
+    the cells hidden under a hand or an object, lamp-clipped cells and the whites' level."""
+    gain: np.ndarray
+    occluded: np.ndarray
+    glare: tuple
+    level: float
+
+
 class BoardReader:
     """Turns camera frames into :class:`Observation` s using one set's calibration.
 
@@ -235,10 +260,9 @@ class BoardReader:
         if self.calibration.mirrored:
             frame = mirror_frame(frame)
         try:
-            geometry = self.locator.locate(frame)
+            geometry, first, inside = self.locate(frame)
             if geometry is None:
                 return self._nothing(timestamp)
-            first, inside = self.sampler.sample(frame, geometry.homography, ("tile", "probe"))
             return self._interpret(frame, geometry.homography, first, inside, geometry.fresh, timestamp)
         except (cv2.error, np.linalg.LinAlgError):
             # A degenerate frame (e.g. a homography that folds the board): wait for the next.
@@ -268,13 +292,41 @@ class BoardReader:
         return classes, conf, centres
 
     def _interpret(self, frame, homography, first, inside, fresh: bool, timestamp: float) -> Observation:
-        tile_med = np.median(first["tile"], axis=1)
-        self._glare = tuple(int(c) for c in np.flatnonzero(
+        """The reader's stages after :meth:`locate`: :meth:`tiles`, :meth:`light`, then the
+        pieces by the calibration's model."""
+        tiles = self.tiles(first)
+        light = self.light(first, inside, tiles)
+        self._glare, self._light_level = light.glare, light.level
+        if self.calibration.pieces == "changes":
+            return self._read_changes(frame, homography, timestamp, fresh, tiles.classes, tiles.confidence,
+                                      light.occluded, light.gain, inside)
+        return self._read_tokens(frame, homography, first, tiles, light, fresh, timestamp)
+
+    def locate(self, frame: np.ndarray):
+        """Stage 1: where the board is in the frame (:class:`vision.geometry.Geometry`, or
+        None), and the cells' tile rings and probe grids sampled through it."""
+        geometry = self.locator.locate(frame)
+        if geometry is None:
+            return None, None, None
+        first, inside = self.sampler.sample(frame, geometry.homography, ("tile", "probe"))
+        return geometry, first, inside
+
+    def tiles(self, first) -> TileReading:
+        """Stage 2: each cell's tile class from its tile ring (locked to the setup's layout
+        with ``lock_tiles``), with a confidence."""
+        median = np.median(first["tile"], axis=1)
+        lab = to_lab(median)
+        classes, confidence, _ = self._read_tiles(lab)
+        return TileReading(median, lab, classes, confidence)
+
+    def light(self, first, inside, tiles: TileReading) -> Light:
+        """Stage 3: each cell's light (per-channel gain against the setup's tile colour) and
+        the cells a hand or an object hides (their tile ring unlike their tile)."""
+        tile_med, classes = tiles.median, tiles.classes
+        glare = tuple(int(c) for c in np.flatnonzero(
             (first["tile"].min(axis=2) >= GLARE_LEVEL).mean(axis=1) >= GLARE_SHARE))
         # The board's whites: the brightest tiles' rings (a board too dark to read).
-        self._light_level = float(np.percentile(tile_med.max(axis=1), 90))
-        tile_lab = to_lab(tile_med)
-        classes, tile_conf, _ = self._read_tiles(tile_lab)
+        level = float(np.percentile(tile_med.max(axis=1), 90))
         refs = self._tile_refs[classes]                       # (37, 3) setup colour of each tile
         local_gain = gain_of(tile_med, refs)
         # Occlusion: the tile ring must look like its tile under the smooth board light.
@@ -283,8 +335,7 @@ class BoardReader:
         expected_lab = to_lab(np.clip(refs * first_guess, 0, 1))
         ring_lab = to_lab(first["tile"])
         foreign = lab_distance(ring_lab, expected_lab[:, None, :]) > FOREIGN_DISTANCE
-        figures = self.calibration.pieces == "figures"
-        if figures:
+        if self.calibration.pieces == "figures":
             # A standing piece leans over its neighbours' tile rings: its own colours
             # there are not a hand.
             pieces_lab = to_lab(np.clip(self._token_refl[None, :, :] * first_guess[:, None, :], 0, 1))
@@ -302,6 +353,14 @@ class BoardReader:
         # Per-cell light: the cell's own tile ring unless it is covered.
         field = fit_gain_field(local_gain, ~occluded)
         gain = np.where(occluded[:, None], field, relit_gain(local_gain, field, tile_med))
+        return Light(gain, occluded, glare, level)
+
+    def _read_tokens(self, frame, homography, first, tiles: TileReading, light: Light, fresh: bool,
+                     timestamp: float) -> Observation:
+        """Stage 4 for the kit's tokens and for figures: rings, outlines and base discs."""
+        tile_lab, classes, tile_conf = tiles.lab, tiles.classes, tiles.confidence
+        occluded, gain = light.occluded.copy(), light.gain
+        figures = self.calibration.pieces == "figures"
         tokens_lab = to_lab(np.clip(self._token_refl[None, :, :] * gain[:, None, :], 0, 1))  # (37, 1+H, 3)
         rim_lab = to_lab(np.clip(self._rim_refl[None, :] * gain, 0, 1))                      # (37, 3)
         tile_here = tile_lab[:, None, :]
@@ -462,6 +521,23 @@ class BoardReader:
             for c in cells:
                 traps[int(c)] = label
         return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf)
+
+    def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, occluded, gain,
+                      inside) -> Observation:
+        """Pieces as what they change on each cell's empty look (:mod:`vision.changes`)."""
+        grid = sample_grid(frame, homography)
+        grass = classes == TILE_CLASSES.index("grass")
+        seen = read_changes(self.calibration.changes, grid, gain, ~occluded, grass, self.labels)
+        # Each cell's own empty look tells better than its tile class whether it is covered.
+        occluded = (occluded & seen.ring_changed) | ~inside | seen.unknown
+        if (occluded & ~seen.unknown).any() and not occluded.all():
+            seen = read_changes(self.calibration.changes, grid, gain, ~occluded, grass, self.labels)
+            occluded = occluded | seen.unknown
+        cell_conf = np.where(occluded, 0.0, seen.confidence)
+        observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,
+                                        seen.traps, cell_conf)
+        unsure = tuple(int(c) for c in np.flatnonzero(~occluded & (seen.confidence < UNSURE)))
+        return replace(observation, unsure_cells=unsure) if unsure else observation
 
     def _hunters_off_centre(self, probe, d_dark, readable, found, trap_votes) -> dict[str, tuple]:
         """Kit hunters the core rings missed, ``{label: (cell, middle)}``: two or three
@@ -647,6 +723,7 @@ def observation_to_json(obs: Observation) -> dict:
         # Only when there is something to say: the contract's keys stay as they were.
         **({"glare_cells": [cell_name(c) for c in obs.glare_cells], "light_advice": light_advice(obs.glare_cells)}
            if obs.glare_cells else {}),
+        **({"unsure_cells": [cell_name(c) for c in obs.unsure_cells]} if obs.unsure_cells else {}),
     }
 
 

@@ -58,6 +58,9 @@ def unclean_reason(observation: Observation, min_confidence: float, need_tiles: 
         return "something is over the board"
     if hidden > max_hidden_cells:
         return f"{hidden} cells hidden"
+    if getattr(observation, "unsure_cells", ()):
+        # Too close to a line to tell (a faint trap, a piece half its size): wait.
+        return "a cell is read with low confidence"
     confidences = observation.cell_confidence
     if confidences is None or len(confidences) == 0:
         return "no token reading"

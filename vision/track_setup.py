@@ -58,6 +58,7 @@ class SetupLearner:
         self._run = 0
         self._tried_keys: set = set()
         self._last_probe: np.ndarray | None = None   # the last accepted frame's (change_probe)
+        self._pieces: str | None = None   # the pieces' model, once the setup showed which holds
 
     @property
     def hunters_done(self) -> bool:
@@ -107,7 +108,7 @@ class SetupLearner:
             self._traps_cleared = not observation.traps and not observation.occluded_cells
             return self._traps_cleared
         try:
-            calibration = learn(self.frames, trap_frames=self.trap_frames + [frame])
+            calibration = learn(self.frames, pieces=self._pieces, trap_frames=self.trap_frames + [frame])
         except CalibrationError:
             return False
         # The new trap must read back as this player's, beside the ones learnt before.
@@ -148,27 +149,36 @@ class SetupLearner:
     def _feed_placement(self, frame, timestamp) -> bool:
         observation = self._reader.read(frame, timestamp)
         key = _placement_key(observation, self.calibration)
+        # The new piece's cell, whatever the reader makes of it: what changed since the
+        # last step, each cell's light divided out. A colour not learnt yet may read as
+        # unreadable in one camera frame and pass unnoticed in the next (sensor noise),
+        # a piece of a shape the kit's rings miss (a thin meeple, a pawn) may not show
+        # at all, and a light that drifted may hide a piece learnt before; what changed
+        # holds still. (Unless the board was nudged: many cells changed, and the
+        # reader's own reading is all there is.)
+        after = change_probe(frame, self._reader.locator)
+        moved = () if after is None or self._last_probe is None else moved_between(self._last_probe, after)
+        few = 0 < len(moved) <= MAX_NEW_TOKEN_CELLS + 1
+        if key is None and few and observation.board_found and len(observation.occluded_cells) <= MAX_NEW_TOKEN_CELLS:
+            # Only a new piece changed, yet a hunter learnt before no longer reads where
+            # he stands (the light drifted since): the set's model does not hold, so it
+            # is learnt from here on by what each piece changes (vision.changes).
+            key = ((), tuple(sorted(self._hunters_seen.items())))
+            if self.calibration.pieces != "changes" and set(observation.hunters) != set(self._hunters_seen):
+                self._pieces = "changes"
         if key is None:
             # A hand or a moving token: whatever settles next is worth a new look.
             self._run_key, self._run = None, 0
             self._tried_keys.clear()
             return False
-        # The new piece's cell, whatever the reader makes of it: what changed since the
-        # last step. A colour not learnt yet may read as unreadable in one camera frame
-        # and pass unnoticed in the next (sensor noise), and a piece of a shape the kit's
-        # rings miss (a thin meeple, a pawn) may not show at all; what changed holds
-        # still. (Unless the board was nudged or the light drifted since: many cells
-        # changed, and the reader's own reading is all there is.)
-        after = change_probe(frame, self._reader.locator)
-        moved = () if after is None or self._last_probe is None else moved_between(self._last_probe, after)
-        if 0 < len(moved) <= MAX_NEW_TOKEN_CELLS + 1:
+        if few:
             key = (tuple(sorted(set(key[0]) | set(moved))), key[1])
         # Learning is tried once per settled board: a new colour close to a known one
         # may not show as unreadable, so a board that settled after a hand is tried too.
         if not self._settled_anew(key):
             return False
         try:
-            calibration = learn(self.frames + [frame])
+            calibration = learn(self.frames + [frame], pieces=self._pieces)
         except CalibrationError:
             return False
         check = BoardReader(calibration, lock_tiles=True).read(frame, timestamp)

@@ -1,0 +1,101 @@
+"""Tables from renderers the team never saw, read through the documented commands.
+
+``data/samples/`` is a copy of the shared vision samples, byte for byte: three flat
+printed-art tables with small pieces (stars, pawns seen from above; traps as squares,
+slashed rings, discs), two path-traced ones, and one whole flat-art game filmed by a still
+camera with the kit's documented token designs (a near-black player among them, the
+light drifting from one board to the next). Each table is calibrated with
+``maamut calibrate calib_*.jpg --out cal.json`` and every position read with
+``maamut read FRAME --calibration cal.json --json``; the game is followed with
+``maamut track frames --players A,B,C,D --json``. Players A, B, C, D are ``c0..c3``.
+"""
+import json
+from pathlib import Path
+
+import pytest
+
+from maamut.cli import main
+
+SAMPLES = Path(__file__).parent / "data" / "samples"
+TABLES = sorted(p for p in SAMPLES.iterdir() if (p / "read_000.json").exists())
+GAME = SAMPLES / "game-6950001"
+
+
+def test_the_samples_are_all_here():
+    """Five tables (three flat-art, two path-traced) with four positions each, and the game."""
+    assert [t.name.split("-")[0] for t in TABLES] == ["flat"] * 3 + ["photo"] * 2
+    for table in TABLES:
+        assert len(list(table.glob("read_*.jpg"))) == 4 and (table / "calib_00.jpg").exists()
+    assert len(list((GAME / "frames").glob("*.jpg"))) == 104
+
+
+@pytest.fixture(scope="module")
+def calibrations(tmp_path_factory):
+    out = {}
+    for table in TABLES:
+        cal = tmp_path_factory.mktemp(table.name) / "cal.json"
+        assert main(["calibrate", *map(str, sorted(table.glob("calib_*.jpg"))), "--out", str(cal)]) == 0
+        out[table.name] = cal
+    return out
+
+
+def expected_reading(truth: dict) -> dict:
+    """The truth file in ``maamut read --json``'s terms (players by seat, ``c0`` first)."""
+    label = {player: f"c{i}" for i, player in enumerate(truth["players"])}
+    return {"tiles": truth["tiles"], "mammoth": truth["mammoth"],
+            "hunters": {label[p]: cell for p, cell in truth["hunters"].items()},
+            "traps": {cell: label[p] for cell, p in truth["traps"].items()}}
+
+
+FLAT = [(t, f) for t in TABLES if t.name.startswith("flat") for f in sorted(t.glob("read_*.jpg"))]
+PHOTO = [(t, f) for t in TABLES if t.name.startswith("photo") for f in sorted(t.glob("read_*.jpg"))]
+
+
+def read_json(frame, calibration, capsys) -> dict:
+    capsys.readouterr()
+    assert main(["read", str(frame), "--calibration", str(calibration), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("table,frame", FLAT, ids=[f"{t.name}/{f.stem}" for t, f in FLAT])
+def test_every_flat_art_sample_frame_is_read_fully_right(table, frame, calibrations, capsys):
+    """Tiles, the mammoth, every hunter and every trap with its owner, as the truth says:
+    small stars, meeples and pawns seen from above, traps as squares, slashed rings and
+    discs, a hunter on his own trap and on another's, two on one cell."""
+    seen = read_json(frame, calibrations[table.name], capsys)
+    expected = expected_reading(json.loads(frame.with_suffix(".json").read_text()))
+    assert {key: seen[key] for key in expected} == expected
+    assert seen["occluded_cells"] == []
+
+
+def test_the_path_traced_samples_read_their_tiles_and_mammoth_and_most_pieces(calibrations, capsys):
+    """Standing meeples and pawns under a lamp, a pawn mammoth: every tile and the
+    mammoth right in all eight frames, and no fewer frames fully right than now (three;
+    the reader before this work read two). The rest are open: figures side by side, a
+    meeple hiding most of another's trap (docs/vision.md, *Not yet*)."""
+    right = 0
+    for table, frame in PHOTO:
+        seen = read_json(frame, calibrations[table.name], capsys)
+        expected = expected_reading(json.loads(frame.with_suffix(".json").read_text()))
+        assert seen["tiles"] == expected["tiles"] and seen["mammoth"] == expected["mammoth"], frame
+        right += {key: seen[key] for key in expected} == expected and not seen["occluded_cells"]
+    assert right >= 3
+
+
+def test_the_sample_game_is_tracked_exactly_from_its_setup(capsys):
+    """The empty board, four hunters put down, then all eight turns, in order, and the
+    final position; nothing reported as unrecognised or illegal."""
+    capsys.readouterr()
+    assert main(["track", str(GAME / "frames"), "--players", "A,B,C,D", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    expected = json.loads((GAME / "expected.json").read_text())
+    assert result["phase"] == "playing"
+    # (The expected file writes each action with its choices beside its own keys.)
+    assert [{**entry["action"], **({"choices": entry["choices"]} if "choices" in want else {})}
+             for entry, want in zip(result["actions"], expected["expected"])] == [
+        {k: v for k, v in want.items() if k != "events"} for want in expected["expected"]]
+    assert len(result["actions"]) == len(expected["expected"]) == 8
+    final = result["position"]
+    assert {key: final[key] for key in ("mammoth", "hunters", "traps")} == expected["final"]
+    assert final["tiles"] == expected["tiles"]
+    assert result["reports"] == []

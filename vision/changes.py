@@ -1,0 +1,512 @@
+"""Pieces read by what they change on each cell's own empty reference.
+
+The tiles never move during a game, so the empty board seen at setup is a reference for
+every cell: its print, its speckles, its texture, its light. A piece, whatever its size,
+shape or print, is what differs from that reference (``pieces: "changes"`` in the
+calibration):
+
+* **Learning** (:func:`learn_changes`). The first setup frame gives each cell's empty
+  look (the cross cell's under the mammoth is the snow around it). Each hunter is what
+  changed between one setup frame and the next: its *body* (the colour that tells the
+  player) and its *dark* part (outline, shadow, a standing piece's shade), each counted in
+  grid points, so a pawn's head a fifth of a tile wide is learnt like a disc.
+* **Reading** (:func:`read_changes`). Each point of a cell's dense grid is compared with
+  the same point of that cell's empty look, under the cell's light now (the median ratio
+  of its points, most of which no piece covers). The points that changed are matched
+  with the mammoth, each player's body colour and the shared dark colour; lightness
+  counts, so near-black, dark-brown and white players stay apart. A player's colour over
+  far more of a cell than his hunter covers is his trap (traps lie on grass only); a
+  piece of his colour about his hunter's size is his hunter; on his own trap, his dark
+  part tells him (a flat trap casts no shadow).
+
+Confidence per cell says how far each count is from the line it was judged against;
+the tracker waits when a cell is unsure (:mod:`vision.stability`).
+"""
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.hexgrid import CENTRE, NUM_CELLS
+
+from .colour import lab_distance, to_lab
+from .geometry import CELL_CENTRES, project
+
+#: The dense grid each cell is compared on (tile circumradii): fine enough that a pawn's
+#: head a fifth of a tile wide covers a dozen points, inside the tile's own edges.
+GRID_STEP = 0.06
+GRID_RADIUS = 0.8
+_AXIS = np.arange(-GRID_RADIUS, GRID_RADIUS + 1e-9, GRID_STEP)
+GRID = np.stack(np.meshgrid(_AXIS, _AXIS), axis=-1).reshape(-1, 2)
+GRID = GRID[np.hypot(GRID[:, 0], GRID[:, 1]) <= GRID_RADIUS]
+_RADIUS = np.hypot(GRID[:, 0], GRID[:, 1])
+#: The cell's light now is measured on its outer points, which pieces rarely cover.
+_OUTER = _RADIUS > 0.5
+#: A grid point changed when it moved at least this far (ΔE) from the empty look
+#: (sensor noise and jpeg stay under 6 on a still camera).
+CHANGED = 14.0
+#: A changed point belongs to a learnt colour within this distance (ΔE, lightness halved).
+MATCH = 28.0
+MATCH_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
+#: A piece's dark part (outline, shadow) is this much darker (Lab L) than its body and
+#: than the tile under it.
+DARKER = 22.0
+
+#: A shadow keeps its tile's colour at this share of its brightness, within SHADOW_MATCH.
+SHADOW_SCALE = (0.25, 0.85)
+SHADOW_MATCH = 8.0
+#: A hunter shows at least this share of the body points learnt for him.
+HUNTER_SHARE = 0.35
+#: A trap: a player's colour over this many times his hunter's body, and over at
+#: least TRAP_CELL_SHARE of the cell.
+TRAP_FACTOR = 1.45
+TRAP_CELL_SHARE = 0.08
+#: ... or, with another hunter standing on it, this many times his hunter's body.
+HIDDEN_TRAP = 1.15
+#: On his own trap, a hunter shows this share of the dark points learnt with him.
+DARK_SHARE = 0.4
+#: The mammoth shows at least this share of the points it covers on the cross.
+MAMMOTH_SHARE = 0.35
+#: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
+MAMMOTH_FAINT = 0.1
+MAMMOTH_CLEAR = 2.5
+#: Changed points of no learnt colour: this many make the cell unreadable (a hand, a
+#: die, a piece not learnt yet).
+UNKNOWN_POINTS = 14
+UNKNOWN_SHARE = 0.5
+#: The tile ring (beyond this radius) has changed from the empty board when this share
+#: of its points shows no learnt piece.
+RING_RADIUS = 0.66
+RING_CHANGED = 0.06
+
+
+@dataclass
+class Look:
+    """A piece as setup saw it: its body colour (reflectance), and how many grid points
+    its body and its dark part cover."""
+    colour: tuple
+    body: float
+    dark: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
+                "dark": round(float(self.dark), 2)}
+
+    @classmethod
+    def from_json(cls, obj) -> "Look":
+        return cls(tuple(float(v) for v in obj["colour"]), float(obj["body"]), float(obj.get("dark", 0.0)))
+
+
+@dataclass
+class ChangeModel:
+    """Each cell's empty look and each piece's learnt look (see the module docstring)."""
+    empty: np.ndarray                          # (37, n, 3) reflectance of the empty board's grid
+    mammoth: Look
+    hunters: dict[str, Look] = field(default_factory=dict)
+    dark: tuple = (0.1, 0.1, 0.1)              # reflectance of the pieces' dark parts
+    #: Grid points of the cross cell its print may cover (under the mammoth at setup too).
+    cross_print: tuple = ()
+
+    def to_json(self) -> dict:
+        data = np.clip(np.round(self.empty * 100), 0, 255).astype(np.uint8)
+        return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS,
+                "empty": base64.b64encode(data.tobytes()).decode("ascii"),
+                "mammoth": self.mammoth.to_json(), "hunters": {k: v.to_json() for k, v in self.hunters.items()},
+                "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print]}
+
+    @classmethod
+    def from_json(cls, obj) -> "ChangeModel":
+        if obj.get("grid_step") != GRID_STEP or obj.get("grid_radius") != GRID_RADIUS:
+            raise ValueError("grid differs from this reader's")
+        raw = np.frombuffer(base64.b64decode(obj["empty"]), np.uint8)
+        if raw.size != NUM_CELLS * len(GRID) * 3:
+            raise ValueError(f"empty: expected {NUM_CELLS * len(GRID) * 3} values, got {raw.size}")
+        return cls(raw.reshape(NUM_CELLS, len(GRID), 3).astype(np.float32) / 100, Look.from_json(obj["mammoth"]),
+                   {str(k): Look.from_json(v) for k, v in obj.get("hunters", {}).items()},
+                   tuple(float(v) for v in obj.get("dark", (0.1, 0.1, 0.1))),
+                   tuple(int(i) for i in obj.get("cross_print", ())))
+
+
+def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    """(37, n, 3) RGB 0..1 of every cell's grid points (bilinear, no warp of the frame)."""
+    pts = project(homography, (CELL_CENTRES[:, None, :] + GRID[None]).reshape(-1, 2)).astype(np.float32)
+    values = cv2.remap(frame, pts[None, :, 0].copy(), pts[None, :, 1].copy(), cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)[0]
+    return (values[:, ::-1].astype(np.float32) / 255.0).reshape(NUM_CELLS, len(GRID), 3)
+
+
+def relit_empty(empty: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """The empty look of each cell under its light now: the median ratio of its outer
+    points (most of which no piece covers) scales the reference, channel by channel.
+
+    >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
+    >>> round(float(relit_empty(empty, empty * 0.8)[3, 0, 1]), 3)
+    0.4
+    """
+    ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(empty[:, _OUTER], 0.02, None), axis=1)
+    return np.clip(empty * ratio[:, None, :], 0, 1)
+
+
+def _neighbours() -> np.ndarray:
+    """(n, 9) each grid point and the grid points around it (itself where none)."""
+    index = {(int(round(x / GRID_STEP)), int(round(y / GRID_STEP))): i for i, (x, y) in enumerate(GRID)}
+    out = np.empty((len(GRID), 9), int)
+    for i, (x, y) in enumerate(GRID):
+        gx, gy = int(round(x / GRID_STEP)), int(round(y / GRID_STEP))
+        out[i] = [index.get((gx + dx, gy + dy), i) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    return out
+
+
+_NEIGHBOURS = _neighbours()
+
+
+def changed_points(grid_lab: np.ndarray, expected_lab: np.ndarray) -> np.ndarray:
+    """(37, n) ΔE of every grid point from the cell's empty look (relit) at that point
+    or one grid step around it: the board found again in each frame may sit a pixel
+    off, which at a print's sharp edge is no piece."""
+    change = lab_distance(grid_lab, expected_lab, np.ones(3, np.float32))
+    cells, points = np.nonzero(change > CHANGED)      # only those can be a pixel off
+    if cells.size:
+        around = expected_lab[cells[:, None], _NEIGHBOURS[points]]                    # (m, 9, 3)
+        change[cells, points] = lab_distance(grid_lab[cells, points][:, None, :], around,
+                                             np.ones(3, np.float32)).min(axis=1)
+    return change
+
+
+def changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """(37,) how many grid points of each cell changed from ``before`` to ``after``
+    (:func:`sample_grid` of two frames), each cell's light now divided out first."""
+    return (changed_points(to_lab(after), to_lab(relit_empty(before, after))) > CHANGED).sum(axis=1)
+
+
+def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """(37, n) grid points that show their tile in a piece's shadow: the tile's own
+    colour, darker. A shadow tells nothing of whose piece cast it (on a dark tile a
+    shadow would pass for a near-black piece's body); a near-black piece is far darker.
+
+    >>> tile = np.full((NUM_CELLS, len(GRID), 3), [0.3, 0.6, 0.3], np.float32)
+    >>> seen = tile.copy(); seen[:, :2] *= 0.5; seen[:, 2:4] = 0.03
+    >>> shadowed(seen, to_lab(seen), tile)[0, :5].tolist()
+    [True, True, False, False, False]
+    """
+    scale = (grid * expected).sum(axis=2) / np.maximum((expected * expected).sum(axis=2), 1e-6)
+    dim = np.clip(expected * scale[..., None], 0, 1)
+    return (scale >= SHADOW_SCALE[0]) & (scale <= SHADOW_SCALE[1]) & (
+        lab_distance(grid_lab, to_lab(dim), np.ones(3, np.float32)) < SHADOW_MATCH)
+
+
+def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
+    """Split the moved points of a piece just put down into its body (the colour that
+    tells the player) and its dark part (an outline, a shadow). Of three colour
+    clusters, the body is the one at the piece's middle (a token's core, a pawn's head;
+    a highlight or a shadow lies to one side); the darkest, when it is not the body and
+    clearly darker than the tile under it, is the dark part."""
+    body = moved.copy()
+    dark = np.zeros_like(moved)
+    idx = np.flatnonzero(moved)
+    if idx.size < 15:
+        return body, dark
+    data = (after_lab[idx] * MATCH_WEIGHTS).astype(np.float32)
+    _, labels, centres = cv2.kmeans(data, 3, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
+                                    cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    pts = GRID[idx]
+    gap = np.hypot(*(pts - pts.mean(axis=0)).T)
+    inner = gap <= np.percentile(gap, 30)
+    core = int(np.bincount(labels[inner], minlength=3).argmax())
+    body = np.zeros_like(moved)
+    body[idx[labels == core]] = True
+    darkest = int(np.argmin(centres[:, 0]))
+    tile_l = float(np.median(before_lab[idx, 0]))
+    light_l = centres[:, 0] / MATCH_WEIGHTS[0]
+    if darkest != core and light_l[darkest] < min(tile_l, light_l[core]) - DARKER:
+        dark[idx[labels == darkest]] = True
+    return body, dark
+
+
+def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str]) -> tuple[ChangeModel, dict]:
+    """The change model from setup grids (the empty board, then one hunter more each).
+
+    ``grids`` are :func:`sample_grid` of each setup frame, ``gains`` (37, 3) each frame's
+    board light, as :mod:`vision.calibration` measures it; ``labels_at[i]`` names the
+    hunter put down in frame ``i + 1``. Returns the model and where each hunter was
+    put down (``{label: cell}``). ``ValueError`` if a frame shows no new piece.
+    """
+    empty = grids[0] / gains[0][:, None, :]
+    # The cross cell under the mammoth: its empty look is taken as the snow around it.
+    snow_ring = grids[0][CENTRE, _RADIUS > 0.72]
+    snow = np.median(snow_ring, axis=0)
+    first_lab = to_lab(grids[0])
+    snow_lab = to_lab(snow)
+    mam = lab_distance(first_lab[CENTRE], snow_lab, np.ones(3, np.float32)) > CHANGED
+    mam &= _RADIUS <= 0.72
+    if mam.sum() < 8:
+        raise ValueError("setup frame 1: no mammoth seen on the cross")
+    mam_pts = grids[0][CENTRE][mam]
+    colour, share, big = _main_cluster(mam_pts)
+    lines = cross_lines(np.flatnonzero(mam)[~big])
+    # Its size as the cross cell shows it, the print's lines left out (as when read).
+    body = np.flatnonzero(mam)[big]
+    mammoth = Look(tuple(float(v) for v in colour / gains[0][CENTRE]), float(len(np.setdiff1d(body, lines))))
+    empty[CENTRE] = snow / gains[0][CENTRE]
+    hunters, cells, darks = {}, {}, []
+    for index in range(1, len(grids)):
+        before = grids[index - 1]
+        after = grids[index]
+        exp = relit_empty(before, after)
+        before_lab, after_lab = to_lab(exp), to_lab(after)
+        change = changed_points(after_lab, before_lab)
+        moved = change > CHANGED
+        counts = moved.sum(axis=1)
+        counts[CENTRE] = 0
+        for cell in cells.values():
+            counts[cell] = 0
+        cell = int(np.argmax(counts))
+        if counts[cell] < 6:
+            raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
+        body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell])
+        colour = np.median(after[cell][body], axis=0)
+        dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
+        # His size counted as the reader will count it (blended edges half in).
+        colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
+        label_of, strong, _ = match_points(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], colours)
+        seen = moved[cell] & strong[0]
+        shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1])[0]
+        label = labels_at[index - 1]
+        hunters[label] = Look(tuple(float(v) for v in colour / gains[index][cell]),
+                              float((seen & (label_of[0] == 0) & ~shade).sum()),
+                              float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0)
+        if dark.sum():
+            darks.append(after[cell][dark] / gains[index][cell])
+        cells[label] = cell
+    dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
+    return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
+                       lines), cells
+
+
+def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
+    """Grid points the cross's print may cover: it is drawn in lines through the cell's
+    centre, so the arms seen around the mammoth at setup tell where the rest lies.
+
+    >>> arm = np.flatnonzero((np.abs(GRID[:, 1] + 0.02) < 0.01) & (np.abs(GRID[:, 0] + 0.02) > 0.5))
+    >>> lines = cross_lines(arm)
+    >>> bool(np.abs(GRID[list(lines), 1]).max() < 0.15), bool(GRID[list(lines), 0].min() < -0.7)
+    (True, True)
+    """
+    # An arm seen on one side only is no line through the centre (a mammoth's tusk).
+    if len(print_points) == 0:
+        return ()
+    seen = GRID[print_points]
+    mirrored = np.hypot(*(seen[:, None, :] + seen[None, :, :]).transpose(2, 0, 1)).min(axis=1) <= GRID_STEP * 1.01
+    far = [i for i, m in zip(print_points, mirrored) if m and _RADIUS[i] > 0.2]
+    if not far:
+        return ()
+    directions = GRID[far] / _RADIUS[far, None]
+    # Distance of every grid point to each line through the centre and a print point.
+    across = np.abs(GRID[:, None, 0] * directions[None, :, 1] - GRID[:, None, 1] * directions[None, :, 0])
+    return tuple(int(i) for i in np.flatnonzero((across < width).any(axis=1)))
+
+
+def _main_cluster(points: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """The larger of two colour clusters of ``points`` (RGB), its share and which points
+    it holds: a piece's body against its blurred edge, a mammoth against the cross's print."""
+    everything = np.ones(len(points), bool)
+    if len(points) < 10:
+        return np.median(points, axis=0), 1.0, everything
+    data = (to_lab(points) * MATCH_WEIGHTS).astype(np.float32)
+    _, labels, centres = cv2.kmeans(data, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
+                                    cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    if np.linalg.norm(centres[0] - centres[1]) < MATCH / 2:
+        return np.median(points, axis=0), 1.0, everything
+    big = int(np.bincount(labels, minlength=2).argmax())
+    return np.median(points[labels == big], axis=0), float((labels == big).mean()), labels == big
+
+
+def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, colours: np.ndarray):
+    """Which learnt colour each grid point shows, allowing for the blend of a piece's
+    edge with its tile (a small piece is mostly edge): each point is matched with the
+    mix ``tile + a (colour - tile)`` nearest to it. Returns ``(label, strong, matched)``:
+    the nearest colour's index, whether the mix is mostly that colour (a >= 0.5), and
+    whether any mix explains the point (within :data:`MATCH`)."""
+    t = expected[:, :, None, :]                                                      # (37, n, 1, 3)
+    # (37, 1, K, 3): each cell's colours; or already one set per point, (37, n, K, 3).
+    c = colours[:, None, :, :] if colours.ndim == 3 else colours
+    span = c - t
+    alpha = np.clip(((grid[:, :, None, :] - t) * span).sum(axis=3) / np.maximum((span * span).sum(axis=3), 1e-4),
+                    0, 1)                                                            # (37, n, K)
+    mix = t + alpha[..., None] * span
+    dist = lab_distance(grid_lab[:, :, None, :], to_lab(mix), MATCH_WEIGHTS)
+    label = dist.argmin(axis=2)
+    best = np.take_along_axis(dist, label[..., None], axis=2)[..., 0]
+    a = np.take_along_axis(alpha, label[..., None], axis=2)[..., 0]
+    return label, (a >= 0.5) & (best < MATCH), best < MATCH
+
+
+def _bodies(counts: np.ndarray, looks: list[Look], colours: np.ndarray, dark: np.ndarray) -> np.ndarray:
+    """(37, K) points of each player's body colour per cell, explained: a player whose
+    colour is the pieces' dark one (a near-black set) also owns the dark points, less
+    the outlines and shadows of the other hunters standing there.
+
+    ``counts`` (37, K+2) strong points per colour (mammoth, players, dark), ``colours``
+    (37, K, 3) the players' colours under each cell's light, ``dark`` (37, 3) the dark's.
+    """
+    bodies = counts[:, 1:-1].copy()
+    near_dark = lab_distance(to_lab(colours), to_lab(dark)[:, None, :]) < MATCH / 2          # (37, K)
+    bodies += np.where(near_dark, counts[:, -1:], 0.0)
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    darks = np.array([look.dark for look in looks])
+    present = (counts[:, 1:-1] / sizes >= HUNTER_SHARE) & ~near_dark                          # chromatic ones
+    for k in range(len(looks)):
+        others = present.copy()
+        others[:, k] = False
+        hidden = (others * darks).sum(axis=1)
+        bodies[:, k] = np.where(near_dark[:, k], np.maximum(bodies[:, k] - hidden, 0.0), bodies[:, k])
+    return bodies
+
+
+def _traps(bodies, looks, labels, allowed, mammoth):
+    """``({cell: label}, confidence)``: a player's colour over far more of a cell than his
+    hunter covers is his trap (the pieces on it hide part of it), one trap a cell."""
+    cell_points = len(GRID)
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    line = np.maximum(TRAP_FACTOR * sizes, TRAP_CELL_SHARE * cell_points)                    # (K,)
+    total = bodies.sum(axis=1, keepdims=True)
+    need = np.maximum(sizes, TRAP_CELL_SHARE * cell_points)
+    # Big enough alone, or partly hidden under another hunter and still more than a
+    # hunter of that colour shows (hunters side by side are no trap).
+    present = bodies >= 0.5 * sizes
+    others = present.sum(axis=1, keepdims=True) - present > 0
+    candidate = allowed[:, None] & ((bodies >= line) | (
+        others & (total >= line) & (bodies >= np.maximum(HIDDEN_TRAP * sizes, TRAP_CELL_SHARE * cell_points))))
+    if mammoth is not None:
+        candidate[mammoth] = False
+    traps = {}
+    for c in np.flatnonzero(candidate.any(axis=1)):
+        k = int(np.argmax(np.where(candidate[c], bodies[c], -1)))
+        traps[int(c)] = labels[k]
+    # Each cell's confidence: how far its main colour is from the trap's lines.
+    k = bodies.argmax(axis=1)
+    top = bodies[np.arange(NUM_CELLS), k]
+    need = np.maximum(sizes, TRAP_CELL_SHARE * cell_points)[k]
+    over_line, over_need = total[:, 0] / line[k] - 1, top / need - 1
+    # Both met: the nearer one; one of them short: the one that fails more clearly.
+    margin = np.where((over_line >= 0) & (over_need >= 0), np.minimum(over_line, over_need),
+                      np.maximum(np.maximum(-over_line, 0), np.maximum(-over_need, 0)))
+    return traps, np.where(allowed & (top > 0), np.clip(margin * 3, 0, 1), 1.0)
+
+
+def _hunters(bodies, dark_counts, looks, labels, ok, mammoth, traps):
+    """``({label: cell}, confidence)``: each hunter on the cell showing about his own
+    size of his colour (more is his trap, partly hidden; less a piece of that colour
+    seen on its edge); on his own trap, his dark part tells him."""
+    conf = np.ones(NUM_CELLS)
+    hunters = {}
+    for k, label in enumerate(labels):
+        look = looks[k]
+        own_trap = np.array([traps.get(c) == label for c in range(NUM_CELLS)])
+        share = np.where(ok & ~own_trap, bodies[:, k] / max(look.body, 1.0), 0.0)
+        fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), share - 1.0)
+        if share.max() >= HUNTER_SHARE:
+            hunters[label] = int(np.argmax(fit))
+            conf = _choice_confidence(conf, fit, 0.0)
+        elif look.dark >= 6 and own_trap.any():
+            dshare = np.where(own_trap, dark_counts / look.dark, 0.0)
+            if dshare.max() >= DARK_SHARE:
+                hunters[label] = int(np.argmax(dshare))
+            conf = _choice_confidence(conf, dshare, DARK_SHARE)
+        else:
+            conf = _choice_confidence(conf, share, HUNTER_SHARE)
+    return hunters, conf
+
+
+def _choice_confidence(conf: np.ndarray, score: np.ndarray, line: float) -> np.ndarray:
+    """Lower the confidence of the cells one piece was placed on, or not, by a score:
+    the best cell's margin over the line (taken or not) and over the runner-up.
+
+    >>> _choice_confidence(np.ones(NUM_CELLS), np.r_[0.9, 0.85, np.zeros(35)], 0.35)[:3].round(2).tolist()
+    [0.2, 0.2, 1.0]
+    """
+    order = np.argsort(-score)
+    best, second = score[order[0]], score[order[1]]
+    above = best >= line
+    margin = min(abs(best - line), best - second) if above else line - best
+    out = conf.copy()
+    for cell in (order[:2] if above else order[:1]):
+        out[cell] = min(out[cell], float(np.clip(margin * 4, 0, 1)))
+    return out
+
+
+@dataclass
+class ChangeReading:
+    mammoth: int | None
+    hunters: dict[str, int]
+    traps: dict[int, str]
+    unknown: np.ndarray        # (37,) cells with changes of no learnt colour
+    confidence: np.ndarray     # (37,) 0..1
+    ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
+
+
+def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readable: np.ndarray,
+                 grass: np.ndarray, labels: list[str]) -> ChangeReading:
+    """The pieces on the board from one frame's grid (:func:`sample_grid`).
+
+    ``gain`` (37, 3) is each cell's light as the reader measured it (for the pieces'
+    colours), ``readable`` the cells not covered by a hand, ``grass`` the grass cells
+    (the only ones a trap may lie on).
+    """
+    grid_lab = to_lab(grid)
+    expected = relit_empty(model.empty, grid)
+    change = changed_points(grid_lab, to_lab(expected))
+    moved = change > CHANGED
+    # The cross's print is no piece, wherever the mammoth hid it at setup.
+    moved[CENTRE, list(model.cross_print)] = False
+    looks = [model.mammoth] + [model.hunters[k] for k in labels]
+    refl = np.array([look.colour for look in looks] + [model.dark])                 # (K+2, 3)
+    colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)
+    # Only the points that changed need matching (most cells show their empty look).
+    cells, points = np.nonzero(moved)
+    label = np.zeros(moved.shape, int)
+    strong = np.zeros(moved.shape, bool)
+    matched = np.zeros(moved.shape, bool)
+    if cells.size:
+        sub = match_points(grid[cells, points][None], grid_lab[cells, points][None], expected[cells, points][None],
+                           colours[cells][None])
+        label[cells, points], strong[cells, points], matched[cells, points] = (part[0] for part in sub)
+    n_k = len(looks) + 1
+    # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
+    lit = moved & strong & ~shadowed(grid, grid_lab, expected)
+    counts = np.stack([(lit & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
+    # (The dark part and a near-black player's colour are one: both count as dark here.)
+    dark_like = np.append(lab_distance(to_lab(refl[1:-1]), to_lab(refl[-1])) < MATCH / 2, True)
+    dark_like = np.insert(dark_like, 0, False)
+    dark_counts = (moved & strong & dark_like[label]).sum(axis=1).astype(float)
+    unknown_pts = (moved & ~matched).sum(axis=1)
+    unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
+    unknown[CENTRE] = False      # the cross's print is no learnt colour
+    # The tile ring unlike the tile's class colour (a lamp's hotspot, a print's stain)
+    # hides nothing while it looks as it did on the empty board.
+    ring = _RADIUS > RING_RADIUS
+    ring_changed = (moved[:, ring] & ~strong[:, ring]).mean(axis=1) > RING_CHANGED
+    ok = readable & ~unknown
+    conf = np.ones(NUM_CELLS)
+
+    # The mammoth: the cell showing most of its colour.
+    mam_share = np.where(ok, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
+    order = np.argsort(-mam_share)
+    best, second = mam_share[order[0]], mam_share[order[1]]
+    # The mammoth never leaves the board: a standing figure shaded unlike at setup (a
+    # lamp beside it) shows less of its colour, but still far more than anywhere else.
+    clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
+    mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
+    conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
+
+    bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
+    traps, trap_conf = _traps(bodies, looks[1:], labels, ok & grass, mammoth)
+    conf = np.minimum(conf, trap_conf)
+    hunters, hunter_conf = _hunters(bodies, dark_counts, looks[1:], labels, ok, mammoth, traps)
+    conf = np.minimum(conf, hunter_conf)
+    return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
