@@ -17,11 +17,8 @@ import cv2
 from engine.hexgrid import cell_name
 from vision.calibration import CalibrationError, learn
 from vision.reader import BoardReader
+from vision.pipeline import TrackRun
 from vision.sources import open_source
-try:    # the camera pipeline's home (vision/track_commands.py before it moved)
-    from vision.pipeline import TrackRun
-except ImportError:
-    from vision.track_commands import TrackRun
 
 DEFAULT_SAMPLES = Path(__file__).resolve().parents[1] / "tests" / "vision_reader" / "data" / "samples"
 
