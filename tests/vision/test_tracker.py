@@ -8,7 +8,7 @@ from vision.observation import Observation
 from vision.stability import StabilityFilter
 from vision.tracker import GameTracker, TrackerError
 
-from .builders import WALLED, board, layout
+from .boards import WALLED, board, layout
 
 @pytest.fixture
 def tracker():

@@ -1,6 +1,6 @@
 """Follows a game on camera into a journaled table, then waits while the board disagrees.
 
-Run from the repository root as ``python -m tests.vision_tracker.camera_crash_driver
+Run from the repository root as ``python -m tests.vision.camera_crash_driver
 JOURNAL``: the camera sees the setup, A's move and B's move (``COMMITTED`` after each
 turn is on disk), the referee undoes B's move on the page, and the camera keeps seeing
 the undone board (``DISAGREES``). The test then kills it with SIGKILL, as a power cut
@@ -11,7 +11,7 @@ import sys
 import time
 
 from session import Journal, TableSession
-from tests.vision_tracker.builders import board, layout
+from tests.vision.boards import board, layout
 from vision.tracker import GameTracker
 
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}]

@@ -9,7 +9,7 @@ from vision.calibration import learn
 from vision.reader import BoardReader
 from vision.tracker import GameTracker
 
-from .builders import WALLED, layout
+from .boards import WALLED, layout
 
 
 def test_a_rendered_hunter_standing_on_the_mammoth_is_the_move_under_way_then_his_elimination():

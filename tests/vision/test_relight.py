@@ -137,7 +137,7 @@ def test_swapped_hunters_are_not_taken_for_a_change_of_light(rendered_board):
 def rendered_board():
     from dataclasses import replace
 
-    from tests.vision_reader.builders import RenderedSet
+    from tests.vision.rendered_sets import RenderedSet
     from sim.render import Scene
 
     rendered = RenderedSet(1212, n_hunters=3)
@@ -153,7 +153,7 @@ def test_the_watch_says_when_a_lamp_clips_the_tiles_or_the_board_is_too_dark():
     from dataclasses import replace
 
     from sim.render import Scene
-    from tests.vision_reader.builders import RenderedSet
+    from tests.vision.rendered_sets import RenderedSet
     from vision.reader import BoardReader
     from vision.relight import LightWatch
 

@@ -9,7 +9,7 @@ from vision.calibration import Calibration, CalibrationError, learn
 from vision.colour import to_lab
 from sim.render import render_frame
 
-from .builders import RenderedSet
+from .rendered_sets import RenderedSet
 
 
 def test_setup_frames_give_the_exact_layout(rendered_set):

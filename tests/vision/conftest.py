@@ -5,7 +5,7 @@ always reads sets the tests never saw (and vice versa).
 """
 import pytest
 
-from .builders import RenderedSet
+from .rendered_sets import RenderedSet
 
 
 @pytest.fixture(scope="session")

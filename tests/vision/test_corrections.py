@@ -13,13 +13,13 @@ from companion_web import create_app
 from session import Journal, TableSession
 from vision.tracker import GameTracker
 
-from .builders import board, layout
+from .boards import board, layout
 
 PIN = "135790"
 REFEREE = {"X-Referee-PIN": PIN}
 PLAYERS = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bob"}]
 #: The driver runs as a module from the repository root, where ``tests`` is a package.
-DRIVER = [sys.executable, "-m", "tests.vision_tracker.camera_crash_driver"]
+DRIVER = [sys.executable, "-m", "tests.vision.camera_crash_driver"]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 

@@ -18,7 +18,7 @@ def _check(obs, scene):
 
 @pytest.mark.parametrize("seed", [20001, 20002, 20003])
 def test_random_positions_read_exactly_under_another_lamp(seed):
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     s = RenderedSet(seed)
     reader = BoardReader(s.calibration)
     for _ in range(2):
@@ -49,7 +49,7 @@ def test_a_hunter_on_a_trap_shows_both_even_of_its_own_colour(rendered_set):
 def test_a_hunter_on_his_own_colour_trap_is_told_from_the_trap_alone_by_his_outline(seed):
     # The core and the plate around him show the same colour: only the dark outline,
     # whatever its shape and however off-centre, tells the stack from a lone trap.
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     s = RenderedSet(seed, hunter_shapes=("square", "octagon", "pentagon"), trap_shapes=("square", "hexagon", "ring"))
     scene = own_colour_stacks(s.rng, s.tiles, 4)
     image, _ = s.render(scene, look=relit(s.kit, s.rng))
@@ -97,7 +97,7 @@ def test_json_form_uses_cell_names_and_gives_a_confidence_per_cell(rendered_set)
 def test_tokens_put_down_off_centre_are_still_read(monkeypatch):
     """Players are sloppy: tokens up to 0.1 tile radii off centre on each axis."""
     import sim.render
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     monkeypatch.setattr(sim.render, "PLACEMENT_JITTER", 0.10)
     s = RenderedSet(20020)
     reader = BoardReader(s.calibration)
@@ -110,7 +110,7 @@ def test_tokens_put_down_off_centre_are_still_read(monkeypatch):
 def test_tokens_on_white_tiles_clipped_by_a_bright_lamp_keep_their_colours(seed):
     # A lamp switched on saturates the snow tiles: their own rings no longer tell the
     # light, so the mammoth and hunters on snow are re-lit from the rest of the board.
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     s = RenderedSet(seed)
     snow = [c for c in range(NUM_CELLS) if s.tiles[c] in ("snow", "cross")]
     scene = Scene(s.tiles, snow[0], {"c0": snow[1], "c1": snow[2], "c2": snow[3]}, {})

@@ -17,7 +17,7 @@ def _read(s, scene):
 def test_two_or_three_hunters_side_by_side_on_one_cell_are_each_read(seed):
     """Hunters share cells (moves ignore other hunters): each one on it is reported there,
     none is dropped and the shared cell is not taken for a hand."""
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     s = RenderedSet(seed)
     scene = piece_cases(s.rng, s.tiles, 4, cases=("stack",))
     obs = _read(s, scene)
@@ -30,7 +30,7 @@ def test_two_or_three_hunters_side_by_side_on_one_cell_are_each_read(seed):
 def test_a_hunter_on_the_mammoths_token_is_read_with_the_mammoth_under_him(seed):
     """Mid-move a hunter may stand on the mammoth's cell: the reader reports both the
     mammoth (its token's edge still shows) and the hunter on that one cell."""
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     s = RenderedSet(seed)
     scene = piece_cases(s.rng, s.tiles, 3, cases=("mammoth",))
     obs = _read(s, scene)
@@ -43,7 +43,7 @@ def test_a_hunter_on_the_mammoths_token_is_read_with_the_mammoth_under_him(seed)
 @pytest.mark.parametrize("seed", [21021, 21022, 21023])
 def test_every_hard_case_at_once_reads_exactly(seed):
     """A stack, a hunter on the mammoth and one on a trap (his own or another's) together."""
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     s = RenderedSet(seed)
     scene = piece_cases(s.rng, s.tiles, 4)
     assert pieces_wrong(_read(s, scene), scene) == []
@@ -52,7 +52,7 @@ def test_every_hard_case_at_once_reads_exactly(seed):
 @pytest.mark.parametrize("seed", [21031, 21032, 21033])
 def test_a_near_black_players_hunters_and_traps_are_told_from_the_dark_outline(seed):
     """One player plays black: his core is barely lighter than every hunter's outline."""
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     s = RenderedSet(seed, near_black=True)
     black = min(range(4), key=lambda k: sum(s.kit.palette.players[k]))
     assert max(s.kit.palette.players[black]) < 0.25
@@ -65,7 +65,7 @@ def test_a_near_black_players_hunters_and_traps_are_told_from_the_dark_outline(s
 @pytest.mark.parametrize("seed", [21041, 21042])
 def test_an_x_shaped_cross_print_is_not_read_as_a_hunter(seed):
     """The cross tile may carry an x instead of a + along the board's axes."""
-    from .builders import RenderedSet
+    from .rendered_sets import RenderedSet
     s = RenderedSet(seed, cross_shape="x")
     scene = piece_cases(s.rng, s.tiles, 4, cases=())
     bare_cross = Scene(scene.tiles, scene.mammoth, {k: c for k, c in scene.hunters.items() if c != CENTRE},
