@@ -113,9 +113,10 @@ class Companion:
         settings = {"REFEREE_PIN": str(self.cfg.web["pin"])} if self.cfg.web.get("pin") else {}
         settings.update(web_config or {})
         mammut = mammut_mode(self.cfg.path("var/mammut-game.jsonl"))
+        vallee = vallee_mode(self.cfg.path("var/vallee-maps"))
         return create_app(settings, session=self.table, hub=self.hub, hints=hints_for_page, ai_seats=self.ai_seats,
                           camera_relearn=self.request_relearn, camera_questions=CameraQuestionDesk(self),
-                          games=[mammut] if mammut else [])
+                          games=[g for g in (mammut, vallee) if g])
 
     def _publish_qr(self) -> None:
         # the page draws its QR code (/join.svg) from this address, for visitors' phones
@@ -239,6 +240,18 @@ def mammut_mode(journal_path: str) -> GameMode | None:
     table = MammutSession(journal_path)
     # ``live``: every device at the table follows the game, as on Mâamut's pages.
     return GameMode("Mammut", bp, {EXTENSION: table}, live=table)
+
+
+def vallee_mode(maps_folder: str) -> GameMode | None:
+    """La Vallée des Mammouths on ``/vallee/``: the valley drawn from its map and the map
+    editor, the group's maps kept in ``maps_folder``; writes need the referee, as
+    Mâamut's do. ``None`` when it is not installed."""
+    try:
+        from vallee.web import EXTENSION, MapShelf, bp
+    except ImportError as exc:  # the Mâamut companion runs without it
+        log.warning("La Vallée mode unavailable: %s", exc)
+        return None
+    return GameMode("La Vallée", bp, {EXTENSION: MapShelf(maps_folder)})
 
 
 def seats_of(cfg: Config) -> list[dict]:

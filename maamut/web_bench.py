@@ -1,10 +1,14 @@
 """``maamut bench web`` for the whole product: the web part's figures (page weight,
 update latency with 100 viewers, idle flood, memory) and, as new keys, Mammut's page:
 ``mammut_page_weight_kb`` and ``mammut_update_latency_ms`` (a take, then its undo, made
-through Mammut's API, to the last byte on each viewer's socket)."""
+through Mammut's API, to the last byte on each viewer's socket); La Vallée's pages, which
+have no live part yet: ``vallee_page_weight_kb`` (the valley view with its styles and
+scripts) and ``vallee_editor_weight_kb`` (the editor, plus the map and the first check it
+loads before it can be used)."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 
 MAMMUT_HEADERS = {"X-Mammut": "1"}
@@ -28,6 +32,31 @@ def _mammut_change(client, pin, i: int) -> None:
                 headers=headers)
 
 
+def vallee_weights(maps_folder: str) -> dict:
+    """Bytes of La Vallée's two pages with everything they load, in KiB."""
+    from companion_web import create_app
+
+    from .app import vallee_mode
+
+    mode = vallee_mode(maps_folder)
+    if mode is None:
+        return {}
+    app = create_app({}, games=[mode])
+    client = app.test_client()
+
+    def weight(path: str) -> int:
+        html = client.get(path).get_data()
+        refs = set(re.findall(rb'(?:src|href)="(/[^"]*static/[^"]+)"', html))
+        return len(html) + sum(len(client.get(ref.decode()).get_data()) for ref in refs)
+
+    sample = client.get("/vallee/maps/sample.json")
+    check = client.post("/vallee/maps/check", json={"map": sample.get_json()},
+                        headers={"X-Vallee": "1", "X-Referee-PIN": app.config["REFEREE_PIN"]})
+    editor = weight("/vallee/maps") + len(sample.get_data()) + len(check.get_data())
+    return {"vallee_page_weight_kb": round(weight("/vallee/") / 1024, 1),
+            "vallee_editor_weight_kb": round(editor / 1024, 1)}
+
+
 def register_bench(bench_subparsers) -> None:
     from companion_web.web_cli import register_bench as register_web
 
@@ -42,7 +71,10 @@ def _bench(args) -> dict | int:
     with tempfile.TemporaryDirectory() as folder:
         mode = mammut_mode(f"{folder}/mammut.jsonl")
         modes = [("mammut", mode, _mammut_start, _mammut_change)] if mode is not None else []
-        return web_bench(args, modes)
+        result = web_bench(args, modes)
+        if isinstance(result, dict):
+            result.update(vallee_weights(f"{folder}/vallee-maps"))
+        return result
 
 
-__all__ = ["register_bench"]
+__all__ = ["register_bench", "vallee_weights"]

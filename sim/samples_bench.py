@@ -1,7 +1,7 @@
 """The shared vision samples, read like the documented commands: ``samples_*`` figures.
 
 Tables drawn by renderers the team never tuned on, kept byte for byte in
-``tests/vision_reader/data/samples/`` (three flat printed-art tables with small pieces,
+``tests/vision/data/samples/`` (three flat printed-art tables with small pieces,
 two path-traced ones, one whole flat-art game). Each table is calibrated from its
 ``calib_*.jpg`` like ``maamut calibrate`` and every ``read_*.jpg`` read like ``maamut
 read``; the game is tracked from its first frame like ``maamut track``. A frame is right
@@ -17,13 +17,10 @@ import cv2
 from engine.hexgrid import cell_name
 from vision.calibration import CalibrationError, learn
 from vision.reader import BoardReader
+from vision.pipeline import TrackRun
 from vision.sources import open_source
-try:    # the camera pipeline's home (vision/track_commands.py before it moved)
-    from vision.pipeline import TrackRun
-except ImportError:
-    from vision.track_commands import TrackRun
 
-DEFAULT_SAMPLES = Path(__file__).resolve().parents[1] / "tests" / "vision_reader" / "data" / "samples"
+DEFAULT_SAMPLES = Path(__file__).resolve().parents[1] / "tests" / "vision" / "data" / "samples"
 
 
 def frame_right(observation, truth: dict) -> bool:

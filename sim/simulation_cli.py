@@ -82,7 +82,7 @@ def register_bench(bench_subparsers) -> None:
                         "learnt at setup, one per player)")
     p.add_argument("--photo", nargs="?", const="", default=None, metavar="DIR",
                    help="read path-traced photo tables instead (default: the set kept in "
-                        "tests/vision_reader/data/photo; see sim/photo/generate.py to render more)")
+                        "tests/vision/data/photo; see sim/photo/generate.py to render more)")
     p.add_argument("--photo-games", default=None, metavar="DIR",
                    help="track path-traced games instead, like maamut track (folders with game.json in DIR, "
                         "made by sim/photo/game.py; with --photo, both): the photo_games_* figures")

@@ -22,7 +22,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OURS = {"engine", "session", "vision", "firmware_bridge", "companion_web", "maamut", "sim", "ostby_mammut", "ai",
-        "rulekit"}
+        "rulekit", "vallee"}
 ALLOWED = {
     "rulekit": set(),
     "engine": {"rulekit"},
@@ -31,6 +31,7 @@ ALLOWED = {
     "firmware_bridge": {"engine", "session", "rulekit"},
     "companion_web": {"engine", "session", "rulekit"},
     "ostby_mammut": {"rulekit"},
+    "vallee": {"rulekit"},
     "ai": {"engine", "rulekit"},
     "maamut": OURS - {"maamut", "sim"},
     "sim": OURS - {"sim"},

@@ -7,6 +7,6 @@ tokens of several shapes, lamps with soft shadows and hotspots, a tilted camera.
 
 ``bpy`` is optional (``pip install -e .[photo]``): only :mod:`sim.photo.blender` imports
 it, and only when called. The frames kept in the repository
-(``tests/vision_reader/data/photo/``) are read by :mod:`sim.photo.bench` and the tests
+(``tests/vision/data/photo/``) are read by :mod:`sim.photo.bench` and the tests
 without Blender.
 """

@@ -20,7 +20,7 @@ from vision.calibration import CalibrationError, learn
 from vision.reader import BoardReader
 
 #: The frames kept in the repository.
-DEFAULT_SET = Path(__file__).resolve().parents[2] / "tests" / "vision_reader" / "data" / "photo"
+DEFAULT_SET = Path(__file__).resolve().parents[2] / "tests" / "vision" / "data" / "photo"
 
 
 def table_dirs(root=DEFAULT_SET) -> list[Path]:

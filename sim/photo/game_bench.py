@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 #: The game kept in the repository.
-DEFAULT_GAMES = Path(__file__).resolve().parents[2] / "tests" / "vision_tracker" / "data"
+DEFAULT_GAMES = Path(__file__).resolve().parents[2] / "tests" / "vision" / "data" / "photo_games"
 
 
 def game_dirs(root) -> list[Path]:

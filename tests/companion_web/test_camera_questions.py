@@ -19,7 +19,7 @@ from engine.hexgrid import parse_cell
 from maamut.app import Companion
 from maamut.config import Config
 from vision.questions import Contents, cell_crop_jpeg
-from tests.vision_tracker.test_tracker import board, layout
+from tests.vision.boards import board, layout
 from web_fixtures import BROWSER_TESTS, PIN, expect, shot
 
 PLAYERS = [{"id": "A", "name": "Ann", "colour": "#e0c020"}, {"id": "B", "name": "Bob", "colour": "#2050e0"}]

@@ -102,7 +102,7 @@ def test_the_done_button_passes_for_the_player_to_move(tmp_path):
 
 
 def test_with_a_camera_the_done_button_passes_only_when_the_board_agrees(tmp_path):
-    from tests.vision_tracker.builders import board, layout
+    from tests.vision.boards import board, layout
 
     companion = _companion(tmp_path, camera={"calibration": str(tmp_path / "none.json")})
     camera = companion.camera_loop("unused", threading.Event())  # fed by hand, not started
