@@ -19,7 +19,7 @@ import threading
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 
 from rulekit.journal import Journal, JournalError
-from rulekit.jsonrequest import RequestError, decode, read_json
+from rulekit.jsonrequest import RequestError, read_object
 
 from .core import (
     ARROWS,
@@ -209,12 +209,9 @@ def state():
 def _body() -> dict:
     """The JSON object of a write, read within the games' request limits (rulekit.jsonrequest)."""
     try:
-        body = read_json(decode(request.get_data(cache=True)))
+        return read_object(request.get_data(cache=True))
     except RequestError as exc:
         raise BadRequest(exc.field, exc.message) from None
-    if not isinstance(body, dict):
-        raise BadRequest("request", f"must be a JSON object, got {type(body).__name__}")
-    return body
 
 
 def _write(fn):

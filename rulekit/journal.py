@@ -156,7 +156,7 @@ class Journal:
             self.close()
             kept = self._keep_previous()
             os.replace(fresh, self.path)
-            _fsync_dir(self.folder)
+            fsync_folder(self.folder)
         except OSError as exc:
             _remove_quietly(fresh)
             if kept is not None:
@@ -171,7 +171,7 @@ class Journal:
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
             try:
                 if not existed:
-                    _fsync_dir(self.folder)
+                    fsync_folder(self.folder)
                 elif not _ends_with_newline(fd):
                     # A power cut between a line and its newline: the line was replayed,
                     # so it stays; the next line must not be glued onto it.
@@ -277,7 +277,7 @@ class Journal:
         tmp = self.path + ".tmp"
         _write_file(tmp, _encode(lines))
         os.replace(tmp, self.path)
-        _fsync_dir(self.folder)
+        fsync_folder(self.folder)
 
     def _target(self, kind: str) -> str:
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -293,7 +293,7 @@ class Journal:
         target = self._target("damaged-")
         shutil.copyfile(self.path, target)
         _fsync_file(target)
-        _fsync_dir(self.folder)
+        fsync_folder(self.folder)
         return target
 
     def _set_aside_damaged(self) -> str | None:
@@ -303,7 +303,7 @@ class Journal:
         except OSError:
             log.exception("journal %s: could not set it aside", self.path)
             return None
-        _fsync_dir(self.folder)
+        fsync_folder(self.folder)
         return target
 
     def close(self) -> None:
@@ -387,7 +387,9 @@ def _fsync_file(path: str) -> None:
         os.fsync(fh.fileno())
 
 
-def _fsync_dir(folder: str) -> None:
+def fsync_folder(folder) -> None:
+    """Make a file created, renamed or removed in ``folder`` survive a power cut (where the
+    platform has directory handles; elsewhere the rename is all there is)."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -400,4 +402,4 @@ def _fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
-__all__ = ["Journal", "JournalError", "Loaded", "Replay"]
+__all__ = ["Journal", "JournalError", "Loaded", "Replay", "fsync_folder"]

@@ -190,6 +190,22 @@ def decode(data: bytes) -> str:
         raise RequestError("request", f"input is not UTF-8 (byte {exc.start})") from None
 
 
+def read_object(data: bytes, field: str = "request") -> dict:
+    """The JSON object in a request body (bytes), within the limits, or :class:`RequestError`.
+
+    >>> read_object(b'{"a": 1}')
+    {'a': 1}
+    >>> read_object(b'[1]')
+    Traceback (most recent call last):
+    ...
+    rulekit.jsonrequest.RequestError: request: must be a JSON object, got list
+    """
+    value = read_json(decode(data), field)
+    if not isinstance(value, dict):
+        raise RequestError(field, f"must be a JSON object, got {type(value).__name__}")
+    return value
+
+
 @dataclass
 class Answer:
     """The responses to what was read: one (``lines`` false) or one per request line."""

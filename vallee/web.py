@@ -27,7 +27,8 @@ from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from rulekit.jsonrequest import RequestError, decode, read_json
+from rulekit.journal import fsync_folder
+from rulekit.jsonrequest import RequestError, read_json, read_object
 
 from .board import MAP_FORMAT, SHIPPED, Valley, read_map_file, shipped_map_json
 from .board_svg import direction_words, legend, render_valley
@@ -97,21 +98,8 @@ class MapShelf:
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
                 raise
-            _fsync_folder(self.folder)
+            fsync_folder(self.folder)
         return path
-
-
-def _fsync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # a platform without directory handles: the rename is all we can do
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # -- maps: where they come from ------------------------------------------------------
@@ -256,12 +244,9 @@ def _custom_header():
 def _body() -> dict:
     """The JSON object of a write, read within the games' request limits."""
     try:
-        body = read_json(decode(request.get_data(cache=True)))
+        return read_object(request.get_data(cache=True))
     except RequestError as exc:
         raise BadRequest(exc.field, exc.message) from None
-    if not isinstance(body, dict):
-        raise BadRequest("request", f"must be a JSON object, got {type(body).__name__}")
-    return body
 
 
 def _map_of(body: dict) -> dict:

@@ -12,8 +12,8 @@ from companion_web import create_app
 from companion_web.serve import BackgroundServer
 from ai.seats import AiSeats
 from session import TableSession
+from tests.chromium import CHROMIUM, launched
 
-CHROMIUM = "/usr/bin/chromium"
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
@@ -36,8 +36,7 @@ def test_a_player_ticks_suggest_a_move_and_sees_the_best_actions_and_the_ai_seat
     app = create_app({"REFEREE_PIN": "424242"}, session=table, hints=_small_hints, ai_seats=seats)
     server = BackgroundServer(app, threads=8).start()
     try:
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        with launched() as browser:
             page = browser.new_page()
             errors = []
             page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -58,6 +57,5 @@ def test_a_player_ticks_suggest_a_move_and_sees_the_best_actions_and_the_ai_seat
             assert "%" in page.locator("#hints-box ol.hints li").first.text_content()
             assert "Bot (easy)" in box.text_content() and "Ann:" in page.locator("#hints-box ol.hints li").first.text_content()
             assert errors == []
-            browser.close()
     finally:
         server.stop()

@@ -8,6 +8,7 @@ import engine
 from companion_web import create_app
 from companion_web.serve import BackgroundServer
 
+from tests.chromium import launched
 from web_fixtures import CHROMIUM, FIGURE, PIN, watched_context  # noqa: F401  (re-exported for the tests)
 
 
@@ -43,14 +44,8 @@ def live_server(app):
 @pytest.fixture(scope="module")
 def browser():
     """Debian's chromium, headless, for one test module."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"])
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture

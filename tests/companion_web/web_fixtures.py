@@ -39,8 +39,7 @@ def place_all(client, referee):
 FLEE = "gggg/ggggg/gggggg/gggxggg/gggggg/ggggg/gggg 0,0 A@-2,0;B@1,0 - A"
 
 
-#: Debian's chromium, driven by Playwright (no browser download).
-CHROMIUM = "/usr/bin/chromium"
+from tests.chromium import CHROMIUM  # noqa: E402  (re-exported for the tests)
 #: Screenshots of the browser tests, for a human to look at (gitignored).
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 #: Marks of every real-browser test module.

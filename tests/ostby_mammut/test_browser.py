@@ -12,8 +12,8 @@ import pytest
 from werkzeug.serving import make_server
 
 from ostby_mammut.web import register
+from tests.chromium import CHROMIUM, launched
 
-CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "mammut"
 
 pytestmark = [
@@ -37,12 +37,7 @@ def server(tmp_path):
 
 @pytest.fixture
 def page():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"])
+    with launched() as browser:
         context = browser.new_context(viewport={"width": 1280, "height": 1000})
         page = context.new_page()
         page.errors = []
@@ -54,7 +49,6 @@ def page():
         page.on("request", lambda req: (req.url.startswith("http://127.0.0.1") or page.external.append(req.url)))
         yield page
         context.close()
-        browser.close()
 
 
 def expect(locator):
@@ -170,11 +164,8 @@ def companion(tmp_path):
 
 @pytest.fixture
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 def _watched(browser, **options):

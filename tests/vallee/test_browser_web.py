@@ -18,9 +18,9 @@ from companion_web import GameMode, create_app
 from companion_web.serve import BackgroundServer
 from vallee.board import sample_valley, shipped_map_json
 from vallee.validate import map_problems
+from tests.chromium import CHROMIUM, launched
 from vallee.web import EXTENSION, MapShelf, bp
 
-CHROMIUM = "/usr/bin/chromium"
 PIN = "246810"
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "vallee"
@@ -35,14 +35,8 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"])
+    with launched() as browser:
         yield browser
-        browser.close()
 
 
 @pytest.fixture
