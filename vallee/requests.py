@@ -75,6 +75,14 @@ def species(value, field: str) -> str:
     return value
 
 
+def held_turns(request: dict) -> list[int]:
+    """The request's ``held`` turns (each a turn number the calendar held back), checked."""
+    from .calendar import MAX_TURN
+
+    return [count({i: t}, i, 1, MAX_TURN, parent="held")
+            for i, t in enumerate(items(request.get("held", []), "held", 200))]
+
+
 def variants(request: dict) -> Variants:
     try:
         return Variants.from_json(request.get("variants"))

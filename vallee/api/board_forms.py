@@ -69,8 +69,7 @@ def camp(request) -> dict:
                                      rq.flag(request, "camp_here"), rq.count(request, "camps_owned", 0, 5, 0),
                                      "pacs" in cards)
     else:
-        held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
-                for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+        held = rq.held_turns(request)
         info = turn_info(rq.count(request, "turn", 1, MAX_TURN), held=held)
         if not info.runs("sowing"):
             raise IllegalRequest(f"no sowing on turn {info.turn}: it comes at the end of winter",
@@ -103,8 +102,7 @@ def survival(request) -> dict:
                    ("map", "turn", "tribe"))
     valley = rq.valley(request)
     variants = rq.variants(request)
-    held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
-            for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+    held = rq.held_turns(request)
     info = turn_info(rq.count(request, "turn", 1, MAX_TURN), held=held, variants=variants)
     tribe = rq.obj(request["tribe"], "tribe")
     rq.only_fields(tribe, ("name", "food", "fire", "cells", "cards"), "tribe", ("food", "cells"))

@@ -48,7 +48,6 @@ def animals(request) -> dict:
 
 def _move_json(m) -> dict:
     from ..core import SPECIES, cell_name
-    from ..rulebook import RULES
 
     out = {"id": m.unit.id, "species": m.unit.species, "count": m.unit.count, "start": cell_name(m.unit.cell),
            "direction": m.walk.direction, "reversed": m.walk.reversed, "path": [cell_name(c) for c in m.path],

@@ -15,8 +15,7 @@ def calendar(request) -> dict:
     rq.only_fields(request, ("turn", "players", "held", "variants"), "", ("turn",))
     turn = rq.count(request, "turn", 1, MAX_TURN)
     players = rq.count(request, "players", 2, 6, default=4)
-    held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
-            for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+    held = rq.held_turns(request)
     info = turn_info(turn, players, held, rq.variants(request))
     phases = []
     for number, phase in enumerate(PHASES, 1):
@@ -57,8 +56,7 @@ def arrivals(request) -> dict:
                              "seed", "bag", "variants"), "", ("map", "turn"))
     valley = rq.valley(request)
     variants = rq.variants(request)
-    held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
-            for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+    held = rq.held_turns(request)
     info = turn_info(rq.count(request, "turn", 1, MAX_TURN), rq.count(request, "players", 2, 6, 4), held, variants)
     conditions = read_conditions(request, valley, info.season)
     units = read_units(request.get("units", []), valley, conditions)
@@ -111,8 +109,7 @@ def births(request) -> dict:
     rq.only_fields(request, ("map", "turn", "held", "tribe", "rolls", "variants"), "", ("map", "turn", "tribe"))
     valley = rq.valley(request)
     variants = rq.variants(request)
-    held = [rq.count({i: t}, i, 1, MAX_TURN, parent="held")
-            for i, t in enumerate(rq.items(request.get("held", []), "held", 200))]
+    held = rq.held_turns(request)
     info = turn_info(rq.count(request, "turn", 1, MAX_TURN), held=held, variants=variants)
     tribe = rq.obj(request["tribe"], "tribe")
     rq.only_fields(tribe, ("name", "warriors", "women", "camps", "cards", "chosen"), "tribe",
