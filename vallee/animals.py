@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .board import Valley
-from .core import LAKE, MOUNTAIN, SPECIES, VOLCANO, Cell, add, reading_key
+from .core import MOUNTAIN, SPECIES, VOLCANO, Cell, add, reading_key
 from .core import STEPS, DIRECTION_NAMES
 from .variants import DEFAULT, Variants
 

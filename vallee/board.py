@@ -205,7 +205,7 @@ def _cells(items, orientation):
 
 
 def _rivers(items):
-    rivers, raw = {}, []
+    raw = []
     for i, item in enumerate(_list(items, "rivers", 12)):
         where = f"rivers.{i}"
         item = _obj(item, where)

@@ -42,7 +42,7 @@ from engine.hexgrid import CELL_NAMES, CENTRE, DIRECTIONS, NUM_CELLS, RAYS, pars
 from session import CommandError, Snapshot, TableSession
 
 from .observation import Observation
-from .questions import CellQuestions, Contents, QuestionRefused, contents_of_view
+from .questions import CellQuestions, Contents, contents_of_view
 from .stability import StabilityFilter
 
 

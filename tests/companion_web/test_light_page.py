@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 
 from companion_web import create_app
 from companion_web.serve import BackgroundServer

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 import threading
 
-import pytest
 
 from engine.hexgrid import cell_name
 from web_fixtures import BROWSER_TESTS, PIN, expect, shot, watched_context

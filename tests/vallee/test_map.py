@@ -7,7 +7,7 @@ import json
 import pytest
 
 from vallee.board import sample_valley
-from vallee.core import BadRequest, LAKE, MOUNTAIN, VOLCANO
+from vallee.core import BadRequest, LAKE
 from vallee.validate import map_problems
 
 from .conftest import run_cli

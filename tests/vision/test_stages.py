@@ -12,7 +12,7 @@ import pytest
 
 from engine.hexgrid import CENTRE, NUM_CELLS, cell_name, parse_cell
 from vision.calibration import Calibration, learn
-from vision.changes import GRID, ChangeModel, Look, read_changes, relit_empty, sample_grid
+from vision.changes import GRID, ChangeModel, Look, read_changes, relit_empty
 from vision.colour import TILE_CLASSES
 from vision.geometry import CELL_CENTRES, project
 from vision.observation import Observation
