@@ -4,20 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
 import sys
 
 import pytest
 
+from .api_doc import examples
 from .conftest import ROOT
 
-DOC = ROOT / "docs" / "vallee-api.md"
-EXAMPLE = re.compile(r"```sh\n\$ (?P<command>.+?)   # exit (?P<exit>\d)\n```\n\n```json\n(?P<response>.+?)\n```", re.S)
-
-
-def examples():
-    return [(m["command"], int(m["exit"]), json.loads(m["response"])) for m in EXAMPLE.finditer(DOC.read_text())]
 
 
 def test_the_doc_has_an_example_for_every_command():

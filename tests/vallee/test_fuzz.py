@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from vallee import api
 
-from .test_api_doc import examples
+from .api_doc import examples
 
 HANDLERS = {"animals": api.animals, "combat": api.combat, "survival": api.survival, "event": api.event,
             "arrivals": api.arrivals, "births": api.births, "standing": api.standing, "move": api.move,
