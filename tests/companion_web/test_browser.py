@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from web_fixtures import BROWSER_TESTS, PIN, expect, play_into_the_flee_figure_in_the_sandbox, shot
+from web_fixtures import BROWSER_TESTS, log_in, PIN, expect, play_into_the_flee_figure_in_the_sandbox, shot
 
 
 pytestmark = BROWSER_TESTS
@@ -206,9 +206,7 @@ def test_the_camera_view_and_led_mirror_follow_the_app(server, page):
     import cv2
     import numpy as np
 
-    page.goto(server.url + "/referee")
-    page.fill("input[name='pin']", PIN)
-    page.click("form.login button[type='submit']")
+    log_in(page, server.url + "/referee")
     page.wait_for_selector("#ref-board svg")
     frame = np.zeros((120, 160, 3), np.uint8)
     cv2.circle(frame, (80, 60), 40, (0, 200, 255), -1)

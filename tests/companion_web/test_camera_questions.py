@@ -20,7 +20,7 @@ from maamut.app import Companion
 from maamut.config import Config
 from vision.questions import Contents, cell_crop_jpeg
 from tests.vision.boards import board, layout
-from web_fixtures import BROWSER_TESTS, PIN, expect, shot
+from web_fixtures import BROWSER_TESTS, log_in, PIN, expect, shot
 
 PLAYERS = [{"id": "A", "name": "Ann", "colour": "#e0c020"}, {"id": "B", "name": "Bob", "colour": "#2050e0"}]
 #: A puts a trap under his hunter on -2,0; the camera takes it, unsurely, for Bob's.
@@ -153,9 +153,7 @@ def test_the_referee_page_asks_with_the_crop_and_a_tap_answers(browser, table):
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(server.url + "/referee")
-        page.fill("input[name='pin']", PIN)
-        page.click("form.login button[type='submit']")
+        log_in(page, server.url + "/referee")
         page.wait_for_selector("#ref-board svg")
         page.evaluate("Maamut.setLang('en')")
         expect(page.locator("#camera-question")).to_be_hidden()

@@ -8,7 +8,7 @@ import numpy as np
 
 from companion_web import create_app
 from companion_web.serve import BackgroundServer
-from web_fixtures import BROWSER_TESTS, PIN, expect, shot
+from web_fixtures import BROWSER_TESTS, log_in, PIN, expect, shot
 
 GLARE = {"warnings": [{"kind": "glare", "where": "south-east", "cells": ["0,3", "1,2"]},
                       {"kind": "unreadable", "seconds": 9}],
@@ -56,9 +56,7 @@ def test_the_referee_page_tells_the_light_and_its_button_relearns(browser):
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(server.url + "/referee")
-        page.fill("input[name='pin']", PIN)
-        page.click("form.login button[type='submit']")
+        log_in(page, server.url + "/referee")
         page.wait_for_selector("#ref-board svg")
         page.evaluate("Maamut.setLang('en')")
         hub.publish_frame(_jpeg(), {"0,0": 0.99}, light=GLARE)

@@ -12,7 +12,7 @@ import threading
 
 
 from engine.hexgrid import cell_name
-from web_fixtures import BROWSER_TESTS, PIN, expect, shot, watched_context
+from web_fixtures import BROWSER_TESTS, log_in, PIN, expect, shot, watched_context
 
 pytestmark = BROWSER_TESTS
 
@@ -187,9 +187,7 @@ def test_the_setup_page_shows_what_the_camera_sees_while_the_table_is_set_up(tmp
     try:
         server = companion.start_web(host="127.0.0.1", port=0)
         url = f"http://127.0.0.1:{int(server.server.effective_port)}"
-        page.goto(url + "/setup")
-        page.fill("input[name='pin']", PIN)
-        page.click("form.login button[type='submit']")
+        log_in(page, url + "/setup")
         page.wait_for_selector("#setup-form")
         page.fill("#seed", "12")
         page.select_option("#count", "2")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine.hexgrid import cell_name
-from web_fixtures import BROWSER_TESTS, FLEE, PIN, expect, play_into_the_flee_figure_in_the_sandbox, shot, watched_context
+from web_fixtures import BROWSER_TESTS, log_in, FLEE, PIN, expect, play_into_the_flee_figure_in_the_sandbox, shot, watched_context
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -42,9 +42,7 @@ def _play_to_the_end(server, seed: int, players=("Ann", "Bob"), stop_after: int 
 
 
 def _login(page, server, where="/referee"):
-    page.goto(server.url + where)
-    page.fill("input[name='pin']", PIN)
-    page.click("form.login button[type='submit']")
+    log_in(page, server.url + where)
 
 
 def test_a_won_game_shows_a_banner_and_the_move_list_steps_through_it(server, page):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from engine.hexgrid import cell_name
-from web_fixtures import BROWSER_TESTS, PIN, expect, shot, watched_context
+from web_fixtures import BROWSER_TESTS, log_in, expect, shot, watched_context
 
 pytestmark = BROWSER_TESTS
 
@@ -29,9 +29,7 @@ def _deal(server, place=True, names=("Ann", "Bob", "Cat")):
 
 
 def _login(page, server):
-    page.goto(server.url + "/referee")
-    page.fill("input[name='pin']", PIN)
-    page.click("form.login button[type='submit']")
+    log_in(page, server.url + "/referee")
     page.wait_for_selector("#ref-board svg")
 
 
@@ -137,9 +135,7 @@ def test_coordinates_are_on_every_board_and_the_toggle_is_remembered(server, bro
 
 def test_setup_names_each_player_by_the_colour_in_the_page_language(server, browser):
     context, page = watched_context(browser, **PHONE)
-    page.goto(server.url + "/setup")
-    page.fill("input[name='pin']", PIN)
-    page.click("form.login button[type='submit']")
+    log_in(page, server.url + "/setup")
     first = page.locator(".player-row[data-row='0']")
     expect(first.locator("input[name='name']")).to_have_value("Red")
     page.click("button[data-lang='fr']")

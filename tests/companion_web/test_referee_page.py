@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from engine.hexgrid import cell_name
-from web_fixtures import BROWSER_TESTS, PIN, expect, shot, watched_context
+from web_fixtures import BROWSER_TESTS, log_in, expect, shot, watched_context
 
 pytestmark = BROWSER_TESTS
 
@@ -42,9 +42,7 @@ DEAF = """(() => {
 def _referee(browser, server, size):
     context, page = watched_context(browser, viewport=SIZES[size], is_mobile=size == "phone")
     page.add_init_script(DEAF)
-    page.goto(server.url + "/referee")
-    page.fill("input[name='pin']", PIN)
-    page.click("form.login button[type='submit']")
+    log_in(page, server.url + "/referee")
     page.wait_for_selector("#ref-board svg g.hunter")
     return context, page
 

@@ -60,6 +60,13 @@ def shot(page, name: str, full: bool = True) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full)
 
 
+def log_in(page, url: str, pin: str = PIN) -> None:
+    """Open ``url`` (a page behind the referee PIN) and log in with the PIN form."""
+    page.goto(url)
+    page.fill("input[name='pin']", pin)
+    page.click("form.login button[type='submit']")
+
+
 def watched_context(browser, **options):
     """A browser context and its page, which collects console errors and uncaught
     exceptions in ``page.errors`` (a missing favicon's 404 aside), for tests to assert
