@@ -77,10 +77,13 @@
     }
   }
 
-  const source = new EventSource("/api/stream");
-  source.addEventListener("state", (event) => {
-    try { view = JSON.parse(event.data); } catch (e) { return; }
+  // This panel's script runs after the page's own (deferred): the shared stream may
+  // already have brought a state, which it shows at once.
+  function received(data) {
+    try { view = JSON.parse(data); } catch (e) { return; }
     show();
-  });
+  }
+  Maamut.stream().addEventListener("state", (event) => received(event.data));
+  if (Maamut.lastState) received(Maamut.lastState);
   Maamut.onLang(show);
 })();

@@ -325,5 +325,16 @@ const Maamut = (() => {
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
-  return {strings: TEXT, t, fill, seen, entryLabel, refusal, correctionText, coords, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
+  /* One event stream per page: the referee page's panels (the board, the camera's
+     question) all listen to it, so a device holds one connection to the server. */
+  let source = null, lastState = null;
+  function stream() {
+    if (!source) {
+      source = new EventSource("/api/stream");
+      source.addEventListener("state", (event) => { lastState = event.data; });
+    }
+    return source;
+  }
+
+  return {strings: TEXT, t, fill, seen, stream, get lastState() { return lastState; }, entryLabel, refusal, correctionText, coords, setLang, ledBoard, svgEl, onLang: (fn) => listeners.push(fn), get lang() { return lang; }, showSvg, call, el, download, svgToPng};
 })();

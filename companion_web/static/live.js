@@ -229,7 +229,7 @@
   }
 
   function connect() {
-    const source = new EventSource("/api/stream");
+    const source = Maamut.stream();
     source.addEventListener("open", () => { conn.dataset.state = "live"; conn.textContent = t("live"); });
     source.addEventListener("error", () => { conn.dataset.state = "offline"; conn.textContent = t("offline"); });
     source.addEventListener("state", (event) => {

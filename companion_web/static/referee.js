@@ -113,7 +113,7 @@
     });
   }
 
-  const source = new EventSource("/api/stream");
+  const source = Maamut.stream();
   let drawing = false;
   source.addEventListener("state", (event) => {
     try { receive(JSON.parse(event.data)); } catch (e) { return; /* a broken message: wait for the next */ }

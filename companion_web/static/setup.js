@@ -98,7 +98,7 @@
     $("setup-error").textContent = status === 200 ? "" : Maamut.refusal(status, data);
     refresh();
   });
-  const source = new EventSource("/api/stream");
+  const source = Maamut.stream();
   source.addEventListener("state", (event) => {
     let view;
     try { view = JSON.parse(event.data); } catch (e) { return; }

@@ -181,3 +181,27 @@ def test_the_referee_page_asks_with_the_crop_and_a_tap_answers(browser, table):
     finally:
         context.close()
         server.stop()
+
+
+@BROWSER_TESTS[0]
+@BROWSER_TESTS[1]
+def test_a_question_asked_before_the_page_opens_shows_on_the_pages_one_stream(browser, table):
+    """The referee page's board and its camera panel share one event stream (one
+    connection a device), and a question already waiting when the page opens shows."""
+    from companion_web.serve import BackgroundServer
+
+    server = BackgroundServer(table.companion.app, threads=16).start()
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    streams = []
+    page.on("request", lambda request: streams.append(request.url) if request.url.endswith("/api/stream") else None)
+    try:
+        table.ask()
+        log_in(page, server.url + "/referee")
+        page.wait_for_selector("#ref-board svg")
+        page.evaluate("Maamut.setLang('en')")
+        expect(page.locator("#camera-question-text")).to_have_text("Is that Ann's hunter and Bob's trap on -2,0?")
+        assert len(streams) == 1
+    finally:
+        context.close()
+        server.stop()
