@@ -129,11 +129,13 @@ def framed(look: TableLook) -> TableLook:
     z = card_plane(look)
     corners = np.concatenate([card_outline(look, m) for m in MARKER_IDS])
     corners = np.column_stack([corners, np.full(len(corners), z)])
-    for _ in range(80):
+    for _ in range(120):
         pixels, depth = Camera.from_lens(lens).project(corners)
         inside = ((pixels >= MARGIN) & (pixels <= (WIDTH - MARGIN, HEIGHT - MARGIN))).all()
         if inside and (depth > 0).all():
             break
-        lens = replace(lens, pixels_per_unit=lens.pixels_per_unit * 0.98,
-                       target=(lens.target[0] * 0.92, lens.target[1] * 0.92))
+        if math.hypot(*lens.target) > 0.3:        # first aim nearer the board's centre...
+            lens = replace(lens, target=(lens.target[0] * 0.8, lens.target[1] * 0.8))
+        else:                                      # ...then step back
+            lens = replace(lens, pixels_per_unit=lens.pixels_per_unit * 0.98)
     return replace(look, lens=lens)

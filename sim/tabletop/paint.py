@@ -8,7 +8,6 @@ to the table top's own lighting, which the light field applies to the whole fram
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Callable
 

@@ -155,8 +155,8 @@ class TableScene:
         one left partly in view: pieces that hide one another are set down again a little
         further apart."""
         best, best_margin = None, -1.0
-        for attempt in range(16):
-            ordered = self._in_paint_order(self._set_down(board, rng, 1.0 + 0.12 * attempt))
+        for attempt in range(24):
+            ordered = self._in_paint_order(self._set_down(board, rng, 1.0 + 0.15 * attempt))
             marks = [self.painter.marks(p) for p in ordered]
             shares = visible_share(marks)
             margin = min((share / MIN_VISIBLE[p.key.split(":")[0]] for p, share in zip(ordered, shares)),
@@ -187,9 +187,9 @@ class TableScene:
         for cell, players in cells.items():
             anchor = traps.get(cell, _centre(cell))
             if len(players) > 1:
-                reach = min(0.75, max(0.3, 0.5 * width) * spread)
+                reach = min(0.75 * spread, 1.0, max(0.3, 0.5 * width) * spread)
             elif cell in traps:
-                reach = min(0.7, rng.uniform(0.1, 0.4) * spread)
+                reach = min(0.7 * spread, 1.0, rng.uniform(0.1, 0.4) * spread)
             else:
                 reach = rng.uniform(0, 0.18)
             turn = rng.uniform(0, 2 * math.pi)
