@@ -153,7 +153,7 @@ class TableSample:
     table: dict                  # table.json
     calib: list[Frame]
     reads: list[tuple[Frame, dict]]    # each read frame with its truth (read_XXX.json)
-    homography: np.ndarray = field(repr=False)   # board units -> pixels on the table's plane
+    homography: np.ndarray = field(repr=False)   # board units -> pixels on the cards' plane (no lens distortion)
     prefix: str = "flat"         # the folder is PREFIX-SEED/
 
 
