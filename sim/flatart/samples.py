@@ -1,57 +1,21 @@
-"""Tables and whole games in the folder format of the shared vision samples.
-
-A table is its setup frames (``calib_00.jpg`` the empty board with the mammoth on the
-cross, ``calib_01.jpg …`` one more hunter each, in seat order), read frames with their
-truth (``read_000.jpg`` + ``read_000.json``) and ``table.json``. A game is ``frames/``
-(every board held for eight frames, hands reaching in between boards if asked) and
-``expected.json`` (``players``, ``tiles``, the ``expected`` actions, the ``final`` board).
+"""Flat-art tables and whole games in the folder format of the shared vision samples
+(:mod:`sim.tables` holds the format and the legal boards every generator shares).
 """
 from __future__ import annotations
 
-import json
-import os
 import random
-from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 
 from engine.hexgrid import CELL_NAMES, pixel_of
 
+from ..tables import (HOLD_FRAMES, Frame, GameSample, Setup, TableSample, changed_cell, game_expected, game_turns,
+                      read_boards, table_setup, truth, write_game, write_table)
 from . import art, camera
-from .play import Setup, game_turns, read_boards, table_setup
 from .style import TableStyle, random_style
 
-#: Frames each board is held for in a game (a still camera at 30 frames a second).
-HOLD_FRAMES = 8
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One camera frame: its file name and JPEG bytes (exactly what is written)."""
-    name: str
-    jpeg: bytes
-
-    def image(self) -> np.ndarray:
-        return cv2.imdecode(np.frombuffer(self.jpeg, np.uint8), cv2.IMREAD_COLOR)
-
-
-@dataclass
-class TableSample:
-    seed: int
-    table: dict                  # table.json
-    calib: list[Frame]
-    reads: list[tuple[Frame, dict]]    # each read frame with its truth (read_XXX.json)
-    homography: np.ndarray = field(repr=False)   # board units -> pixels (table.json "cards": hand-laid offsets)
-
-
-@dataclass
-class GameSample:
-    seed: int
-    table: dict
-    frames: list[Frame]
-    expected: dict               # expected.json
-    boards: list[dict] = field(repr=False)       # every board shown, in order (setup first)
+__all__ = ["HOLD_FRAMES", "Frame", "GameSample", "TableSample", "generate_game", "generate_table", "plan_table",
+           "write_game", "write_table"]
 
 
 class TablePainter:
@@ -81,10 +45,6 @@ class TablePainter:
         return (float(p[0] / p[2]), float(p[1] / p[2]))
 
 
-def _truth(setup: Setup, board: dict) -> dict:
-    return {"tiles": setup.tiles, "players": list(setup.game.players), **board}
-
-
 def plan_table(seed: int, kind: str = "table") -> tuple[Setup, TableStyle, random.Random]:
     """What a seed's table is, before anything is drawn: the dealt game with its setup
     boards, the set's style, and the generator that goes on choosing the boards."""
@@ -104,7 +64,7 @@ def generate_table(seed: int, reads: int = 4) -> TableSample:
     for k, board in enumerate(read_boards(setup, rng, reads)):
         index = 100 + k
         frames.append((painter.shoot(painter.composed(board, index), f"read_{k:03d}.jpg", index),
-                       _truth(setup, board)))
+                       truth(setup, board)))
     return TableSample(seed, style.to_json(setup.tiles), calib, frames, camera.board_to_image(style.camera))
 
 
@@ -115,7 +75,6 @@ def generate_game(seed: int, turns: int = 8, hands: bool = False) -> GameSample:
     ``hands``, a hand reaches over the changed cell for two to four frames before the
     new board (the board already changed under it)."""
     setup, style, rng = plan_table(seed, "game")
-    tiles = setup.tiles
     painter = TablePainter(style, setup.game.tiles, seed)
     boards, expected = game_turns(setup, rng, turns)
     boards = setup.boards + boards
@@ -124,59 +83,10 @@ def generate_game(seed: int, turns: int = 8, hands: bool = False) -> GameSample:
     for b, board in enumerate(boards):
         image = painter.composed(board, b)
         if hands and b > 0:
-            changed = _changed_cell(boards[b - 1], board)
+            changed = changed_cell(boards[b - 1], board)
             for _ in range(int(hand_rng.integers(2, 5))):
                 occluded = camera.draw_hand(image, painter.cell_pixel(changed), style.camera.pixels_per_unit, hand_rng)
                 frames.append(painter.shoot(occluded, f"f{len(frames):05d}.jpg", 10_000 + len(frames)))
         for _ in range(HOLD_FRAMES):
             frames.append(painter.shoot(image, f"f{len(frames):05d}.jpg", 10_000 + len(frames)))
-    final = boards[-1]
-    return GameSample(seed, style.to_json(tiles), frames,
-                      {"players": list(setup.game.players), "tiles": tiles, "expected": expected,
-                       "final": {"mammoth": final["mammoth"], "hunters": final["hunters"], "traps": final["traps"]}},
-                      boards)
-
-
-def _changed_cell(before: dict, after: dict) -> str:
-    for player, cell in after["hunters"].items():
-        if before["hunters"].get(player) != cell:
-            return cell
-    changed = set(before["traps"].items()) ^ set(after["traps"].items())
-    return sorted(changed)[0][0] if changed else after["mammoth"]
-
-
-def _write_json(path: str, obj) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(obj, fh, indent=1, ensure_ascii=False)
-        fh.write("\n")
-
-
-def _write_frame(folder: str, frame: Frame) -> None:
-    with open(os.path.join(folder, frame.name), "wb") as fh:
-        fh.write(frame.jpeg)
-
-
-def write_table(sample: TableSample, out: str) -> str:
-    """Write ``flat-SEED/`` under ``out``; returns its path."""
-    folder = os.path.join(out, f"flat-{sample.seed}")
-    os.makedirs(folder, exist_ok=True)
-    for frame in sample.calib:
-        _write_frame(folder, frame)
-    for frame, truth in sample.reads:
-        _write_frame(folder, frame)
-        with open(os.path.join(folder, frame.name[:-4] + ".json"), "w", encoding="utf-8") as fh:
-            json.dump(truth, fh, ensure_ascii=False)
-    _write_json(os.path.join(folder, "table.json"), sample.table)
-    return folder
-
-
-def write_game(sample: GameSample, out: str) -> str:
-    """Write ``game-SEED/`` (``frames/``, ``expected.json``, ``table.json``) under ``out``."""
-    folder = os.path.join(out, f"game-{sample.seed}")
-    frames = os.path.join(folder, "frames")
-    os.makedirs(frames, exist_ok=True)
-    for frame in sample.frames:
-        _write_frame(frames, frame)
-    _write_json(os.path.join(folder, "expected.json"), sample.expected)
-    _write_json(os.path.join(folder, "table.json"), sample.table)
-    return folder
+    return GameSample(seed, style.to_json(setup.tiles), frames, game_expected(setup, expected, boards[-1]), boards)

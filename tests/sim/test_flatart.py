@@ -21,7 +21,7 @@ from sim.flatart import (HOLD_FRAMES, HUNTER_SHAPES, MAMMOTH_KINDS, TRAP_SHAPES,
 from sim.flatart import art
 from sim.flatart.__main__ import main
 from sim.flatart.art import card_corners
-from sim.flatart.play import read_boards
+from sim.tables import read_boards
 from sim.flatart.samples import plan_table
 from sim.flatart.style import COLOUR_KINDS, random_style
 from sim.flatart.camera import board_to_image
