@@ -376,7 +376,8 @@ def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) 
     A set those models read back stays as it was learnt."""
     labels = [f"c{i}" for i in range(len(frames) - 1)]
     try:
-        model, cells = learn_changes(grids, gains, labels)
+        model, cells = learn_changes(grids, gains, labels,
+                                     [c for c, t in enumerate(calibration.tiles) if t == "snow"])
     except ValueError as exc:
         if forced:
             raise CalibrationError(str(exc)) from None

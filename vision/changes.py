@@ -32,7 +32,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 
-from .colour import lab_distance, to_lab
+from .colour import fit_gain_field, lab_distance, to_lab
 from .geometry import CELL_CENTRES, project
 
 #: The dense grid each cell is compared on (tile circumradii): fine enough that a pawn's
@@ -45,6 +45,9 @@ GRID = GRID[np.hypot(GRID[:, 0], GRID[:, 1]) <= GRID_RADIUS]
 _RADIUS = np.hypot(GRID[:, 0], GRID[:, 1])
 #: The cell's light now is measured on its outer points, which pieces rarely cover.
 _OUTER = _RADIUS > 0.5
+#: A cell's own light (its outer points against its empty look) straying this far (log
+#: ratio) from the smooth light over the board is a piece covering the cell, not light.
+LIGHT_STRAY = 0.15
 #: A grid point changed when it moved at least this far (ΔE) from the empty look
 #: (sensor noise and jpeg stay under 6 on a still camera).
 CHANGED = 14.0
@@ -58,6 +61,8 @@ DARKER = 22.0
 #: A shadow keeps its tile's colour at this share of its brightness, within SHADOW_MATCH.
 SHADOW_SCALE = (0.25, 0.85)
 SHADOW_MATCH = 8.0
+#: ... and explains the point better than any learnt piece colour by this (ΔE).
+SHADOW_BETTER = 3.0
 #: A hunter shows at least this share of the body points learnt for him.
 HUNTER_SHARE = 0.35
 #: A trap: a player's colour over this many times his hunter's body, and over at
@@ -138,16 +143,33 @@ def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
     return (values[:, ::-1].astype(np.float32) / 255.0).reshape(NUM_CELLS, len(GRID), 3)
 
 
+def cell_light(reference: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """(37, 3) each cell's light now against ``reference`` (a grid of the same board):
+    the median ratio of its outer points, most of which no piece covers, channel by
+    channel. A piece covering most of the cell (a mammoth token as wide as its tile, a
+    large figure) would pass its own colour for the light: where a cell's ratio strays
+    from the smooth light over the whole board by more than :data:`LIGHT_STRAY`, the
+    smooth light is taken.
+
+    >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
+    >>> seen = empty * 0.8; seen[3] = 0.1
+    >>> cell_light(empty, seen)[[2, 3], 1].round(2).tolist()
+    [0.8, 0.8]
+    """
+    ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(reference[:, _OUTER], 0.02, None), axis=1)
+    smooth = fit_gain_field(ratio, np.ones(NUM_CELLS, bool))
+    stray = np.abs(np.log(np.clip(ratio, 0.02, None) / smooth)).max(axis=1) > LIGHT_STRAY
+    return np.where(stray[:, None], smooth, ratio)
+
+
 def relit_empty(empty: np.ndarray, grid: np.ndarray) -> np.ndarray:
-    """The empty look of each cell under its light now: the median ratio of its outer
-    points (most of which no piece covers) scales the reference, channel by channel.
+    """The empty look of each cell under its light now (:func:`cell_light`).
 
     >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
     >>> round(float(relit_empty(empty, empty * 0.8)[3, 0, 1]), 3)
     0.4
     """
-    ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(empty[:, _OUTER], 0.02, None), axis=1)
-    return np.clip(empty * ratio[:, None, :], 0, 1)
+    return np.clip(empty * cell_light(empty, grid)[:, None, :], 0, 1)
 
 
 def _neighbours() -> np.ndarray:
@@ -182,10 +204,13 @@ def changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return (changed_points(to_lab(after), to_lab(relit_empty(before, after))) > CHANGED).sum(axis=1)
 
 
-def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray) -> np.ndarray:
+def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, piece_distance=None) -> np.ndarray:
     """(37, n) grid points that show their tile in a piece's shadow: the tile's own
     colour, darker. A shadow tells nothing of whose piece cast it (on a dark tile a
     shadow would pass for a near-black piece's body); a near-black piece is far darker.
+    With ``piece_distance`` (each point's distance to the nearest learnt piece colour,
+    :func:`match_points`), only the points the dimmed tile explains clearly better are
+    shadows: a grey piece on white snow *is* the snow's colour, darker.
 
     >>> tile = np.full((NUM_CELLS, len(GRID), 3), [0.3, 0.6, 0.3], np.float32)
     >>> seen = tile.copy(); seen[:, :2] *= 0.5; seen[:, 2:4] = 0.03
@@ -193,9 +218,12 @@ def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray) -> np
     [True, True, False, False, False]
     """
     scale = (grid * expected).sum(axis=2) / np.maximum((expected * expected).sum(axis=2), 1e-6)
-    dim = np.clip(expected * scale[..., None], 0, 1)
-    return (scale >= SHADOW_SCALE[0]) & (scale <= SHADOW_SCALE[1]) & (
-        lab_distance(grid_lab, to_lab(dim), np.ones(3, np.float32)) < SHADOW_MATCH)
+    dim = to_lab(np.clip(expected * scale[..., None], 0, 1))
+    shade = (scale >= SHADOW_SCALE[0]) & (scale <= SHADOW_SCALE[1]) & (
+        lab_distance(grid_lab, dim, np.ones(3, np.float32)) < SHADOW_MATCH)
+    if piece_distance is not None:
+        shade &= lab_distance(grid_lab, dim, MATCH_WEIGHTS) + SHADOW_BETTER < piece_distance
+    return shade
 
 
 def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
@@ -227,18 +255,28 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     return body, dark
 
 
-def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str]) -> tuple[ChangeModel, dict]:
+def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str],
+                  snow_cells=()) -> tuple[ChangeModel, dict]:
     """The change model from setup grids (the empty board, then one hunter more each).
 
     ``grids`` are :func:`sample_grid` of each setup frame, ``gains`` (37, 3) each frame's
     board light, as :mod:`vision.calibration` measures it; ``labels_at[i]`` names the
     hunter put down in frame ``i + 1``. Returns the model and where each hunter was
-    put down (``{label: cell}``). ``ValueError`` if a frame shows no new piece.
+    put down (``{label: cell}``); ``snow_cells`` are the snow tiles' cells.
+    ``ValueError`` if a frame shows no new piece.
     """
-    empty = grids[0] / gains[0][:, None, :]
-    # The cross cell under the mammoth: its empty look is taken as the snow around it.
-    snow_ring = grids[0][CENTRE, _RADIUS > 0.72]
-    snow = np.median(snow_ring, axis=0)
+    # The cross cell's light is the board's around it: its ring may show the mammoth.
+    others = np.arange(NUM_CELLS) != CENTRE
+    light0 = gains[0].copy()
+    light0[CENTRE] = fit_gain_field(gains[0], others)[CENTRE]
+    empty = grids[0] / light0[:, None, :]
+    # The cross cell is a snow tile under the mammoth: its empty look is the snow
+    # tiles' (a mammoth token may cover the whole cell), or the snow around it.
+    snow_cells = [c for c in snow_cells if c != CENTRE]
+    if snow_cells:
+        snow = np.median(empty[snow_cells].reshape(-1, 3), axis=0) * light0[CENTRE]
+    else:
+        snow = np.median(grids[0][CENTRE, _RADIUS > 0.72], axis=0)
     first_lab = to_lab(grids[0])
     snow_lab = to_lab(snow)
     mam = lab_distance(first_lab[CENTRE], snow_lab, np.ones(3, np.float32)) > CHANGED
@@ -250,13 +288,14 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     lines = cross_lines(np.flatnonzero(mam)[~big])
     # Its size as the cross cell shows it, the print's lines left out (as when read).
     body = np.flatnonzero(mam)[big]
-    mammoth = Look(tuple(float(v) for v in colour / gains[0][CENTRE]), float(len(np.setdiff1d(body, lines))))
-    empty[CENTRE] = snow / gains[0][CENTRE]
+    mammoth = Look(tuple(float(v) for v in colour / light0[CENTRE]), float(len(np.setdiff1d(body, lines))))
+    empty[CENTRE] = snow / light0[CENTRE]
     hunters, cells, darks = {}, {}, []
     for index in range(1, len(grids)):
         before = grids[index - 1]
         after = grids[index]
         exp = relit_empty(before, after)
+        light = cell_light(empty, after)
         before_lab, after_lab = to_lab(exp), to_lab(after)
         change = changed_points(after_lab, before_lab)
         moved = change > CHANGED
@@ -272,15 +311,16 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
         # His size counted as the reader will count it (blended edges half in).
         colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
-        label_of, strong, _ = match_points(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], colours)
+        label_of, strong, _, distance = match_points(after[cell:cell + 1], after_lab[cell:cell + 1],
+                                                     exp[cell:cell + 1], colours)
         seen = moved[cell] & strong[0]
-        shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1])[0]
+        shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
         label = labels_at[index - 1]
-        hunters[label] = Look(tuple(float(v) for v in colour / gains[index][cell]),
+        hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
                               float((seen & (label_of[0] == 0) & ~shade).sum()),
                               float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0)
         if dark.sum():
-            darks.append(after[cell][dark] / gains[index][cell])
+            darks.append(after[cell][dark] / light[cell])
         cells[label] = cell
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
@@ -331,7 +371,8 @@ def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, c
     edge with its tile (a small piece is mostly edge): each point is matched with the
     mix ``tile + a (colour - tile)`` nearest to it. Returns ``(label, strong, matched)``:
     the nearest colour's index, whether the mix is mostly that colour (a >= 0.5), and
-    whether any mix explains the point (within :data:`MATCH`)."""
+    whether any mix explains the point (within :data:`MATCH`), and the nearest mix's
+    distance."""
     t = expected[:, :, None, :]                                                      # (37, n, 1, 3)
     # (37, 1, K, 3): each cell's colours; or already one set per point, (37, n, K, 3).
     c = colours[:, None, :, :] if colours.ndim == 3 else colours
@@ -343,7 +384,7 @@ def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, c
     label = dist.argmin(axis=2)
     best = np.take_along_axis(dist, label[..., None], axis=2)[..., 0]
     a = np.take_along_axis(alpha, label[..., None], axis=2)[..., 0]
-    return label, (a >= 0.5) & (best < MATCH), best < MATCH
+    return label, (a >= 0.5) & (best < MATCH), best < MATCH, best
 
 
 def _bodies(counts: np.ndarray, looks: list[Look], colours: np.ndarray, dark: np.ndarray) -> np.ndarray:
@@ -450,16 +491,17 @@ class ChangeReading:
     ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
 
 
-def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readable: np.ndarray,
+def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  grass: np.ndarray, labels: list[str]) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
-    ``gain`` (37, 3) is each cell's light as the reader measured it (for the pieces'
-    colours), ``readable`` the cells not covered by a hand, ``grass`` the grass cells
-    (the only ones a trap may lie on).
+    ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
+    only ones a trap may lie on). Each cell's light is its own against its empty look
+    (:func:`cell_light`), for the empty look and the pieces' colours alike.
     """
     grid_lab = to_lab(grid)
-    expected = relit_empty(model.empty, grid)
+    gain = cell_light(model.empty, grid)
+    expected = np.clip(model.empty * gain[:, None, :], 0, 1)
     change = changed_points(grid_lab, to_lab(expected))
     moved = change > CHANGED
     # The cross's print is no piece, wherever the mammoth hid it at setup.
@@ -472,13 +514,15 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     label = np.zeros(moved.shape, int)
     strong = np.zeros(moved.shape, bool)
     matched = np.zeros(moved.shape, bool)
+    distance = np.full(moved.shape, np.inf, np.float32)
     if cells.size:
         sub = match_points(grid[cells, points][None], grid_lab[cells, points][None], expected[cells, points][None],
                            colours[cells][None])
-        label[cells, points], strong[cells, points], matched[cells, points] = (part[0] for part in sub)
+        (label[cells, points], strong[cells, points], matched[cells, points],
+         distance[cells, points]) = (part[0] for part in sub)
     n_k = len(looks) + 1
     # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
-    lit = moved & strong & ~shadowed(grid, grid_lab, expected)
+    lit = moved & strong & ~shadowed(grid, grid_lab, expected, distance)
     counts = np.stack([(lit & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
     # (The dark part and a near-black player's colour are one: both count as dark here.)
     dark_like = np.append(lab_distance(to_lab(refl[1:-1]), to_lab(refl[-1])) < MATCH / 2, True)
