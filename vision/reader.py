@@ -216,32 +216,36 @@ def _outline_around(rimness_cell: np.ndarray, middle: np.ndarray, cell: int) -> 
     return seen.size / max(looked.size, 1)
 
 
-def tile_ring_colours(ring: np.ndarray, refs: np.ndarray, inside: np.ndarray) -> np.ndarray:
-    """(37, 3) each cell's tile colour from its tile ring (``ring`` (37, n, 3) RGB): the
-    median of the ring's points that show one of the tile classes' colours (``refs``,
-    (3, 3) under the setup's light) under the board's light now. A large piece
-    overhanging the ring (a figure, a star wider than its cell) is left out, where a
-    median of the whole ring would take its colour once it covers half the ring.
-    When fewer than :data:`TILE_POINTS_KEPT` of the points show a tile class, the whole
-    ring's median is kept (the reader then sees the cell as covered).
+def tile_ring_colours(ring: np.ndarray, refs: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's tile colour from its tile ring (``ring`` (37, n, 3) RGB), and which
+    share of the ring shows each tile class ((37, 3)). The colour is the median of the
+    ring's points that show one of the tile classes' colours (``refs``, (3, 3) under
+    the setup's light) under the board's light now: a large piece overhanging the ring
+    (a figure, a star wider than its cell) is left out, where a median of the whole ring
+    would take its colour once it covers half the ring. When fewer than
+    :data:`TILE_POINTS_KEPT` of the points show a tile class, the whole ring's median is
+    kept (the reader then sees the cell as covered).
 
     >>> refs = np.array([[0.2, 0.5, 0.2], [0.9, 0.9, 0.9], [0.4, 0.35, 0.3]])
     >>> ring = np.repeat(refs[[0, 1, 2] * 12 + [0]][:, None, :], 20, axis=1)
     >>> ring[3, :12] = [0.8, 0.1, 0.1]                         # a red piece over 12 of 20
-    >>> tile_ring_colours(ring, refs, np.ones(37, bool))[3].round(2).tolist()
-    [0.2, 0.5, 0.2]
+    >>> colour, shares = tile_ring_colours(ring, refs, np.ones(37, bool))
+    >>> colour[3].round(2).tolist(), shares[3].round(2).tolist()
+    ([0.2, 0.5, 0.2], [0.4, 0.0, 0.0])
     """
     median = np.median(ring, axis=1)
     ref_lab = to_lab(refs)
     nearest = lab_distance(to_lab(median)[:, None, :], ref_lab[None]).argmin(axis=1)
     light = fit_gain_field(gain_of(median, refs[nearest]), inside)
     classes = to_lab(np.clip(refs[None, :, :] * light[:, None, :], 0, 1))              # (37, 3, 3)
-    near = lab_distance(to_lab(ring)[:, :, None, :], classes[:, None, :, :]).min(axis=2) < TILE_POINT
+    dist = lab_distance(to_lab(ring)[:, :, None, :], classes[:, None, :, :])          # (37, n, 3)
+    near = dist.min(axis=2) < TILE_POINT
+    shares = np.stack([(near & (dist.argmin(axis=2) == k)).mean(axis=1) for k in range(len(refs))], axis=1)
     enough = near.mean(axis=1) >= TILE_POINTS_KEPT
     kept = np.where(near[..., None], ring, np.nan)
     with np.errstate(all="ignore"):
         own = np.nanmedian(np.where(enough[:, None, None], kept, ring), axis=1)
-    return np.where(np.isfinite(own), own, median)
+    return np.where(np.isfinite(own), own, median), shares
 
 
 @dataclass(frozen=True)
@@ -308,7 +312,7 @@ class BoardReader:
         return Observation(timestamp, False, False, None, None, None, {}, {}, (0.0,) * NUM_CELLS,
                            tuple(range(NUM_CELLS)))
 
-    def _read_tiles(self, tile_lab: np.ndarray):
+    def _read_tiles(self, tile_lab: np.ndarray, shares: np.ndarray | None = None):
         """Tile class per cell (0..2; the cross is snow), its confidence and class centres."""
         others = np.array([c for c in range(NUM_CELLS) if c != CENTRE])
         classes = np.full(NUM_CELLS, TILE_CLASSES.index("snow"))
@@ -320,9 +324,15 @@ class BoardReader:
         else:
             labels, centres, cost = cluster_tiles(tile_lab[others], self._tile_ref_lab)
             # The tiles never move: the setup's layout stands unless cells clearly show
-            # another class (a piece over a tile ring shows some other colour).
+            # another class (a piece over a tile ring shows some other colour). A ring
+            # that still shows its setup class on a good share of it is that tile:
+            # pieces cover a tile, they do not repaint it.
             setup = np.array([TILE_CLASSES.index("snow" if n == "cross" else n) for n in self.calibration.tiles])
-            prior = np.where(np.eye(3, dtype=bool)[setup[others]], 0.0, LAYOUT_MARGIN ** 2)
+            own = np.eye(3, dtype=bool)[setup[others]]
+            margin = np.full(len(others), LAYOUT_MARGIN ** 2)
+            if shares is not None:
+                margin[shares[others, setup[others]] >= TILE_POINTS_KEPT] = 1e6
+            prior = np.where(own, 0.0, margin[:, None])
             labels = assign_with_quota(cost + prior)
             classes[others] = labels
         dist = np.sqrt(cost)
@@ -354,10 +364,10 @@ class BoardReader:
     def tiles(self, first, inside=None) -> TileReading:
         """Stage 2: each cell's tile class from its tile ring (locked to the setup's layout
         with ``lock_tiles``), with a confidence."""
-        median = tile_ring_colours(first["tile"], self._tile_refs,
-                                   np.ones(NUM_CELLS, bool) if inside is None else inside)
+        median, shares = tile_ring_colours(first["tile"], self._tile_refs,
+                                           np.ones(NUM_CELLS, bool) if inside is None else inside)
         lab = to_lab(median)
-        classes, confidence, _ = self._read_tiles(lab)
+        classes, confidence, _ = self._read_tiles(lab, shares)
         return TileReading(median, lab, classes, confidence)
 
     def light(self, first, inside, tiles: TileReading) -> Light:
