@@ -63,6 +63,8 @@ SHADOW_SCALE = (0.25, 0.85)
 SHADOW_MATCH = 8.0
 #: ... and explains the point better than any learnt piece colour by this (ΔE).
 SHADOW_BETTER = 3.0
+#: The cross's print covers at most this share of its cell's grid.
+CROSS_MAX_SHARE = 0.35
 #: A hunter shows at least this share of the body points learnt for him.
 HUNTER_SHARE = 0.35
 #: A trap: a player's colour over this many times his hunter's body, and over at
@@ -347,7 +349,10 @@ def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
     directions = GRID[far] / _RADIUS[far, None]
     # Distance of every grid point to each line through the centre and a print point.
     across = np.abs(GRID[:, None, 0] * directions[None, :, 1] - GRID[:, None, 1] * directions[None, :, 0])
-    return tuple(int(i) for i in np.flatnonzero((across < width).any(axis=1)))
+    lines = np.flatnonzero((across < width).any(axis=1))
+    # Lines in every direction are no printed cross but a figure's outline or shading:
+    # a cross leaves most of its cell bare.
+    return tuple(int(i) for i in lines) if len(lines) <= CROSS_MAX_SHARE * len(GRID) else ()
 
 
 def _main_cluster(points: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
@@ -532,9 +537,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
     unknown[CENTRE] = False      # the cross's print is no learnt colour
     # The tile ring unlike the tile's class colour (a lamp's hotspot, a print's stain)
-    # hides nothing while it looks as it did on the empty board.
+    # hides nothing while it looks as it did on the empty board, or shows learnt pieces
+    # (a trap as wide as the tile, blended with it at its edge).
     ring = _RADIUS > RING_RADIUS
-    ring_changed = (moved[:, ring] & ~strong[:, ring]).mean(axis=1) > RING_CHANGED
+    ring_changed = (moved[:, ring] & ~matched[:, ring]).mean(axis=1) > RING_CHANGED
     ok = readable & ~unknown
     conf = np.ones(NUM_CELLS)
 
