@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from engine.hexgrid import CENTRE, NUM_CELLS
+from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS
 
 from .colour import fit_gain_field, lab_distance, to_lab
 from .geometry import CELL_CENTRES, project
@@ -57,6 +57,9 @@ MATCH_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 #: A piece's dark part (outline, shadow) is this much darker (Lab L) than its body and
 #: than the tile under it.
 DARKER = 22.0
+#: ... or by this share of the darker one's lightness, whichever is less (a navy body
+#: on dark rock leaves little room below it, as for the kit's outline).
+DARKER_SHARE = 0.25
 
 #: A shadow keeps its tile's colour at this share of its brightness, within SHADOW_MATCH.
 SHADOW_SCALE = (0.25, 0.85)
@@ -73,6 +76,12 @@ TRAP_FACTOR = 1.45
 TRAP_CELL_SHARE = 0.08
 #: ... or, with another hunter standing on it, this many times his hunter's body.
 HIDDEN_TRAP = 1.15
+#: A trap: what the pieces on a cell leave unexplained, over this many grid points
+#: (a twelfth of the cell), showing at least OWNER_POINTS of a player's colour.
+TRAP_POINTS = 45
+OWNER_POINTS = 20
+#: A hunter whose cell would keep a remainder of no owner's colour fits that much less.
+UNOWNED_PENALTY = 0.5
 #: On his own trap, a hunter shows this share of the dark points learnt with him.
 DARK_SHARE = 0.4
 #: The mammoth shows at least this share of the points it covers on the cross.
@@ -92,19 +101,27 @@ RING_CHANGED = 0.06
 
 @dataclass
 class Look:
-    """A piece as setup saw it: its body colour (reflectance), and how many grid points
-    its body and its dark part cover."""
+    """A piece as setup saw it: its body colour (reflectance), how many grid points its
+    body and its dark part cover, how many points of its cell it changed in all
+    (``extent``: body, dark part, blended edges, print) and at most on one neighbour
+    (``overhang``: a figure wider than its cell). Files without the last two load
+    with what the body and dark part say."""
     colour: tuple
     body: float
     dark: float = 0.0
+    extent: float = 0.0
+    overhang: float = 0.0
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
-                "dark": round(float(self.dark), 2)}
+                "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
+                "overhang": round(float(self.overhang), 2)}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
-        return cls(tuple(float(v) for v in obj["colour"]), float(obj["body"]), float(obj.get("dark", 0.0)))
+        body, dark = float(obj["body"]), float(obj.get("dark", 0.0))
+        return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
+                   float(obj.get("overhang", 0.0)))
 
 
 @dataclass
@@ -252,7 +269,8 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     darkest = int(np.argmin(centres[:, 0]))
     tile_l = float(np.median(before_lab[idx, 0]))
     light_l = centres[:, 0] / MATCH_WEIGHTS[0]
-    if darkest != core and light_l[darkest] < min(tile_l, light_l[core]) - DARKER:
+    darker = min(tile_l, light_l[core])
+    if darkest != core and light_l[darkest] < darker - min(DARKER, DARKER_SHARE * darker):
         dark[idx[labels == darkest]] = True
     return body, dark
 
@@ -302,10 +320,12 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         change = changed_points(after_lab, before_lab)
         moved = change > CHANGED
         counts = moved.sum(axis=1)
+        all_counts = counts.copy()
         counts[CENTRE] = 0
         for cell in cells.values():
             counts[cell] = 0
         cell = int(np.argmax(counts))
+        overhang = max([int(all_counts[n]) for n in NEIGHBOURS[cell] if n is not None] + [0])
         if counts[cell] < 6:
             raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
         body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell])
@@ -320,7 +340,8 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         label = labels_at[index - 1]
         hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
                               float((seen & (label_of[0] == 0) & ~shade).sum()),
-                              float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0)
+                              float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
+                              float(counts[cell]), float(overhang))
         if dark.sum():
             darks.append(after[cell][dark] / light[cell])
         cells[label] = cell
@@ -414,59 +435,80 @@ def _bodies(counts: np.ndarray, looks: list[Look], colours: np.ndarray, dark: np
     return bodies
 
 
-def _traps(bodies, looks, labels, allowed, mammoth):
-    """``({cell: label}, confidence)``: a player's colour over far more of a cell than his
-    hunter covers is his trap (the pieces on it hide part of it), one trap a cell."""
-    cell_points = len(GRID)
-    sizes = np.array([max(look.body, 1.0) for look in looks])
-    line = np.maximum(TRAP_FACTOR * sizes, TRAP_CELL_SHARE * cell_points)                    # (K,)
-    total = bodies.sum(axis=1, keepdims=True)
-    need = np.maximum(sizes, TRAP_CELL_SHARE * cell_points)
-    # Big enough alone, or partly hidden under another hunter and still more than a
-    # hunter of that colour shows (hunters side by side are no trap).
-    present = bodies >= 0.5 * sizes
-    others = present.sum(axis=1, keepdims=True) - present > 0
-    candidate = allowed[:, None] & ((bodies >= line) | (
-        others & (total >= line) & (bodies >= np.maximum(HIDDEN_TRAP * sizes, TRAP_CELL_SHARE * cell_points))))
-    if mammoth is not None:
-        candidate[mammoth] = False
-    traps = {}
-    for c in np.flatnonzero(candidate.any(axis=1)):
-        k = int(np.argmax(np.where(candidate[c], bodies[c], -1)))
-        traps[int(c)] = labels[k]
-    # Each cell's confidence: how far its main colour is from the trap's lines.
-    k = bodies.argmax(axis=1)
-    top = bodies[np.arange(NUM_CELLS), k]
-    need = np.maximum(sizes, TRAP_CELL_SHARE * cell_points)[k]
-    over_line, over_need = total[:, 0] / line[k] - 1, top / need - 1
-    # Both met: the nearer one; one of them short: the one that fails more clearly.
-    margin = np.where((over_line >= 0) & (over_need >= 0), np.minimum(over_line, over_need),
-                      np.maximum(np.maximum(-over_line, 0), np.maximum(-over_need, 0)))
-    return traps, np.where(allowed & (top > 0), np.clip(margin * 3, 0, 1), 1.0)
+def _remainder_owned(bodies_c: np.ndarray, sizes: np.ndarray, k: int) -> bool:
+    """Whether what hunter ``k`` leaves unexplained on a cell shows an owner's colour:
+    another player's (his trap, his hunter) or more of ``k``'s own than his hunter
+    covers (his own trap under him)."""
+    others = np.delete(bodies_c, k)
+    other_sizes = np.delete(sizes, k)
+    return bool((others >= np.minimum(OWNER_POINTS, HUNTER_SHARE * other_sizes)).any()
+                or bodies_c[k] - sizes[k] >= OWNER_POINTS)
 
 
-def _hunters(bodies, dark_counts, looks, labels, ok, mammoth, traps):
+def _hunters(bodies, dark_counts, changed, looks, labels, ok):
     """``({label: cell}, confidence)``: each hunter on the cell showing about his own
-    size of his colour (more is his trap, partly hidden; less a piece of that colour
-    seen on its edge); on his own trap, his dark part tells him."""
+    size of his colour (more is a trap of his colour, less a piece of that colour seen
+    on its edge), where what he leaves unexplained on the cell has an owner (a piece
+    of his colour on another's trap leaves that trap's colour; a lone trap of his
+    colour about his size leaves its print, of no player's colour). A hunter only seen
+    on trap-sized patches of his colour stands on his own trap: his dark part (outline,
+    shadow; a flat trap has none) tells which."""
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     conf = np.ones(NUM_CELLS)
     hunters = {}
     for k, label in enumerate(labels):
         look = looks[k]
-        own_trap = np.array([traps.get(c) == label for c in range(NUM_CELLS)])
-        share = np.where(ok & ~own_trap, bodies[:, k] / max(look.body, 1.0), 0.0)
+        share = np.where(ok, bodies[:, k] / sizes[k], 0.0)
+        trap_sized = share >= TRAP_FACTOR
         fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), share - 1.0)
-        if share.max() >= HUNTER_SHARE:
+        for c in np.flatnonzero((share >= HUNTER_SHARE) & ~trap_sized):
+            if changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k):
+                fit[c] -= UNOWNED_PENALTY
+        fit = np.where(trap_sized, -1.0, fit)
+        if fit.max() >= HUNTER_SHARE - UNOWNED_PENALTY and (share >= HUNTER_SHARE)[np.argmax(fit)]:
             hunters[label] = int(np.argmax(fit))
             conf = _choice_confidence(conf, fit, 0.0)
-        elif look.dark >= 6 and own_trap.any():
-            dshare = np.where(own_trap, dark_counts / look.dark, 0.0)
+        elif look.dark >= 6 and trap_sized.any():
+            dshare = np.where(trap_sized, dark_counts / look.dark, 0.0)
             if dshare.max() >= DARK_SHARE:
                 hunters[label] = int(np.argmax(dshare))
             conf = _choice_confidence(conf, dshare, DARK_SHARE)
         else:
             conf = _choice_confidence(conf, share, HUNTER_SHARE)
     return hunters, conf
+
+
+def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
+    """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
+    (and the figures leaning over it from their neighbours) leave unexplained, over
+    :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
+    most beyond his own hunter there. Traps lie on grass only, never under the
+    mammoth; one trap a cell."""
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
+    overhangs = np.array([look.overhang for look in looks])
+    where = {label: cell for label, cell in hunters.items()}
+    traps, conf = {}, np.ones(NUM_CELLS)
+    for c in np.flatnonzero(allowed):
+        if c == mammoth:
+            continue
+        here = np.array([where.get(label) == c for label in labels])
+        beside = np.array([where.get(label) is not None and where.get(label) != c
+                           and where.get(label) in NEIGHBOURS[c] for label in labels])
+        residual = changed[c] - (extents * here).sum() - (overhangs * beside).sum()
+        excess = bodies[c] - sizes * here - overhangs * beside
+        order = np.argsort(-excess)
+        best = excess[order[0]]
+        second = max(excess[order[1]], 0.0) if len(order) > 1 else 0.0
+        if residual >= TRAP_POINTS and best >= OWNER_POINTS:
+            traps[int(c)] = labels[int(order[0])]
+        # Sure when the residual is far from the line and one owner stands out.
+        margin = abs(residual - TRAP_POINTS) / TRAP_POINTS
+        if residual >= TRAP_POINTS:
+            margin = min(margin, (best - second) / max(best, 1.0), abs(best - OWNER_POINTS) / OWNER_POINTS)
+        conf[c] = float(np.clip(margin * 2, 0, 1))
+    return traps, conf
 
 
 def _choice_confidence(conf: np.ndarray, score: np.ndarray, line: float) -> np.ndarray:
@@ -555,8 +597,9 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
-    traps, trap_conf = _traps(bodies, looks[1:], labels, ok & grass, mammoth)
-    conf = np.minimum(conf, trap_conf)
-    hunters, hunter_conf = _hunters(bodies, dark_counts, looks[1:], labels, ok, mammoth, traps)
+    changed = moved.sum(axis=1).astype(float)
+    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok)
     conf = np.minimum(conf, hunter_conf)
+    traps, trap_conf = _traps(bodies, changed, looks[1:], labels, ok & grass, hunters, mammoth)
+    conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
