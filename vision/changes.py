@@ -47,7 +47,7 @@ _RADIUS = np.hypot(GRID[:, 0], GRID[:, 1])
 _OUTER = _RADIUS > 0.5
 #: A cell's own light (its outer points against its empty look) straying this far (log
 #: ratio) from the smooth light over the board is a piece covering the cell, not light.
-LIGHT_STRAY = 0.15
+LIGHT_STRAY = 0.3
 #: A grid point changed when it moved at least this far (ΔE) from the empty look
 #: (sensor noise and jpeg stay under 6 on a still camera).
 CHANGED = 14.0
@@ -76,6 +76,10 @@ TRAP_FACTOR = 1.45
 TRAP_CELL_SHARE = 0.08
 #: ... or, with another hunter standing on it, this many times his hunter's body.
 HIDDEN_TRAP = 1.15
+#: A trap's colour is of its player's family: his hue within FAMILY_HUE degrees, for
+#: players (and points) with a hue at all (chroma at least FAMILY_CHROMA).
+FAMILY_HUE = 20.0
+FAMILY_CHROMA = 20.0
 #: A trap: what the pieces on a cell leave unexplained, over this many grid points
 #: (a twelfth of the cell), showing at least OWNER_POINTS of a player's colour.
 TRAP_POINTS = 45
@@ -162,23 +166,28 @@ def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
     return (values[:, ::-1].astype(np.float32) / 255.0).reshape(NUM_CELLS, len(GRID), 3)
 
 
+_AROUND = [[n for n in NEIGHBOURS[c] if n is not None] for c in range(NUM_CELLS)]
+
+
 def cell_light(reference: np.ndarray, grid: np.ndarray) -> np.ndarray:
     """(37, 3) each cell's light now against ``reference`` (a grid of the same board):
     the median ratio of its outer points, most of which no piece covers, channel by
     channel. A piece covering most of the cell (a mammoth token as wide as its tile, a
     large figure) would pass its own colour for the light: where a cell's ratio strays
-    from the smooth light over the whole board by more than :data:`LIGHT_STRAY`, the
-    smooth light is taken.
+    from its neighbours' (their median) by more than :data:`LIGHT_STRAY`, theirs is
+    taken. (Light changes smoothly from one cell to the next, not always as one smooth
+    field over the board: a lamp's pool, a print's own shading.)
 
     >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
     >>> seen = empty * 0.8; seen[3] = 0.1
-    >>> cell_light(empty, seen)[[2, 3], 1].round(2).tolist()
+    >>> cell_light(empty, seen)[[2, 3], 1].astype(float).round(2).tolist()
     [0.8, 0.8]
     """
     ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(reference[:, _OUTER], 0.02, None), axis=1)
-    smooth = fit_gain_field(ratio, np.ones(NUM_CELLS, bool))
-    stray = np.abs(np.log(np.clip(ratio, 0.02, None) / smooth)).max(axis=1) > LIGHT_STRAY
-    return np.where(stray[:, None], smooth, ratio)
+    logs = np.log(np.clip(ratio, 0.02, None))
+    around = np.stack([np.median(logs[_AROUND[c]], axis=0) for c in range(NUM_CELLS)])
+    stray = np.abs(logs - around).max(axis=1) > LIGHT_STRAY
+    return np.where(stray[:, None], np.exp(around), ratio)
 
 
 def relit_empty(empty: np.ndarray, grid: np.ndarray) -> np.ndarray:
@@ -413,6 +422,34 @@ def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, c
     return label, (a >= 0.5) & (best < MATCH), best < MATCH, best
 
 
+def _family(grid_lab: np.ndarray, which: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """(37, n) the player whose colour family each of the ``which`` points shows (-1:
+    none): the chromatic player (``colours`` (37, K, 3) RGB under each cell's light)
+    nearest in hue, within :data:`FAMILY_HUE` degrees, whatever the lightness and the
+    strength (a printed trap is a paler or deeper shade of its player's colour).
+    Neutral colours (white, grey, near-black) have no hue to go by.
+
+    >>> lab = to_lab(np.array([[0.9, 0.85, 0.2], [0.5, 0.5, 0.5]]))[None]        # yellow, grey
+    >>> seen = to_lab(np.array([[[0.7, 0.62, 0.15], [0.2, 0.3, 0.8]]]))
+    >>> colours = np.array([[[0.8, 0.7, 0.3], [0.2, 0.3, 0.7]]])
+    >>> _family(seen, np.ones((1, 2), bool), colours).tolist()
+    [[0, 1]]
+    """
+    out = np.full(which.shape, -1)
+    cells, points = np.nonzero(which)
+    if not cells.size:
+        return out
+    lab = to_lab(colours)                                                           # (37, K, 3)
+    chromatic = np.hypot(lab[..., 1], lab[..., 2]) >= FAMILY_CHROMA                 # (37, K)
+    seen = grid_lab[cells, points]                                                  # (m, 3)
+    hue = np.degrees(np.arctan2(seen[:, 2], seen[:, 1]))[:, None]
+    theirs = np.degrees(np.arctan2(lab[cells][..., 2], lab[cells][..., 1]))          # (m, K)
+    gap = np.abs((hue - theirs + 180) % 360 - 180)
+    gap = np.where(chromatic[cells] & (np.hypot(seen[:, 1], seen[:, 2]) >= FAMILY_CHROMA)[:, None], gap, np.inf)
+    out[cells, points] = np.where(gap.min(axis=1) < FAMILY_HUE, gap.argmin(axis=1), -1)
+    return out
+
+
 def _bodies(counts: np.ndarray, looks: list[Look], colours: np.ndarray, dark: np.ndarray) -> np.ndarray:
     """(37, K) points of each player's body colour per cell, explained: a player whose
     colour is the pieces' dark one (a near-black set) also owns the dark points, less
@@ -474,6 +511,10 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok):
             if dshare.max() >= DARK_SHARE:
                 hunters[label] = int(np.argmax(dshare))
             conf = _choice_confidence(conf, dshare, DARK_SHARE)
+        elif trap_sized.any():
+            # Not seen anywhere, and nothing of his own tells him on a trap of his colour
+            # (a flat piece of exactly its colour): each such trap may hide him.
+            conf[trap_sized] = 0.0
         else:
             conf = _choice_confidence(conf, share, HUNTER_SHARE)
     return hunters, conf
@@ -575,7 +616,11 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     dark_like = np.append(lab_distance(to_lab(refl[1:-1]), to_lab(refl[-1])) < MATCH / 2, True)
     dark_like = np.insert(dark_like, 0, False)
     dark_counts = (moved & strong & dark_like[label]).sum(axis=1).astype(float)
-    unknown_pts = (moved & ~matched).sum(axis=1)
+    # A trap is rarely printed in exactly its player's colour: an unmatched point of a
+    # chromatic player's hue (its lightness and strength free) is of his family.
+    family = _family(grid_lab, moved & ~matched, colours[:, 1:-1])                   # (37, n) index or -1
+    family_counts = np.stack([(family == k).sum(axis=1) for k in range(len(labels))], axis=1).astype(float)
+    unknown_pts = (moved & ~matched & (family < 0)).sum(axis=1)
     unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
     unknown[CENTRE] = False      # the cross's print is no learnt colour
     # The tile ring unlike the tile's class colour (a lamp's hotspot, a print's stain)
@@ -600,6 +645,6 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     changed = moved.sum(axis=1).astype(float)
     hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok)
     conf = np.minimum(conf, hunter_conf)
-    traps, trap_conf = _traps(bodies, changed, looks[1:], labels, ok & grass, hunters, mammoth)
+    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth)
     conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
