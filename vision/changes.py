@@ -32,7 +32,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS
 
-from .colour import fit_gain_field, lab_distance, to_lab
+from .colour import DARK_LAB_WEIGHTS, fit_gain_field, lab_distance, to_lab
 from .geometry import CELL_CENTRES, project
 
 #: The dense grid each cell is compared on (tile circumradii): fine enough that a pawn's
@@ -115,17 +115,21 @@ class Look:
     dark: float = 0.0
     extent: float = 0.0
     overhang: float = 0.0
+    #: The dark part's own colour (reflectance), when it has one.
+    dark_colour: tuple | None = None
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
                 "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
-                "overhang": round(float(self.overhang), 2)}
+                "overhang": round(float(self.overhang), 2),
+                **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]})}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
         body, dark = float(obj["body"]), float(obj.get("dark", 0.0))
+        dark_colour = obj.get("dark_colour")
         return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
-                   float(obj.get("overhang", 0.0)))
+                   float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour))
 
 
 @dataclass
@@ -350,7 +354,8 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
                               float((seen & (label_of[0] == 0) & ~shade).sum()),
                               float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
-                              float(counts[cell]), float(overhang))
+                              float(counts[cell]), float(overhang),
+                              tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None)
         if dark.sum():
             darks.append(after[cell][dark] / light[cell])
         cells[label] = cell
@@ -507,7 +512,7 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok):
             hunters[label] = int(np.argmax(fit))
             conf = _choice_confidence(conf, fit, 0.0)
         elif look.dark >= 6 and trap_sized.any():
-            dshare = np.where(trap_sized, dark_counts / look.dark, 0.0)
+            dshare = np.where(trap_sized, dark_counts[:, k] / look.dark, 0.0)
             if dshare.max() >= DARK_SHARE:
                 hunters[label] = int(np.argmax(dshare))
             conf = _choice_confidence(conf, dshare, DARK_SHARE)
@@ -615,7 +620,16 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     # (The dark part and a near-black player's colour are one: both count as dark here.)
     dark_like = np.append(lab_distance(to_lab(refl[1:-1]), to_lab(refl[-1])) < MATCH / 2, True)
     dark_like = np.insert(dark_like, 0, False)
-    dark_counts = (moved & strong & dark_like[label]).sum(axis=1).astype(float)
+    # Each hunter's own dark part (outline, shadow), on whatever lies under it (a trap).
+    dark_counts = np.zeros((NUM_CELLS, len(labels)))
+    for k, look in enumerate(looks[1:]):
+        own = look.dark_colour if look.dark_colour is not None else model.dark
+        own_lab = to_lab(np.clip(np.asarray(own)[None, :] * gain, 0, 1))                  # (37, 3)
+        near = lab_distance(grid_lab, own_lab[:, None, :], DARK_LAB_WEIGHTS) < MATCH / 2
+        # ... clearly darker than his body (the shade of a plate of his colour is not it).
+        body_l = to_lab(np.clip(np.asarray(look.colour)[None, :] * gain, 0, 1))[:, 0]
+        near &= grid_lab[..., 0] < (body_l - np.minimum(DARKER, DARKER_SHARE * body_l) / 2)[:, None]
+        dark_counts[:, k] = (moved & (near | (strong & dark_like[label]))).sum(axis=1)
     # A trap is rarely printed in exactly its player's colour: an unmatched point of a
     # chromatic player's hue (its lightness and strength free) is of his family.
     family = _family(grid_lab, moved & ~matched, colours[:, 1:-1])                   # (37, n) index or -1

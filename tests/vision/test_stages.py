@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.hexgrid import CENTRE, NUM_CELLS, cell_name, parse_cell
+from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name, parse_cell
 from vision.calibration import Calibration, learn
 from vision.changes import GRID, ChangeModel, Look, read_changes, relit_empty
 from vision.colour import TILE_CLASSES
@@ -104,9 +104,8 @@ def model_and_grid():
 
 
 def read(model, grid):
-    gain = np.ones((NUM_CELLS, 3), np.float32)
     ok = np.ones(NUM_CELLS, bool)
-    return read_changes(model, grid, gain, ok, ok.copy(), ["c0", "c1"])
+    return read_changes(model, grid, ok, ok.copy(), ["c0", "c1"])
 
 
 def test_a_piece_is_what_changed_whatever_its_size():
@@ -140,11 +139,22 @@ def test_a_change_of_no_learnt_colour_makes_its_cell_unreadable():
 
 
 def test_the_light_now_is_divided_out_cell_by_cell():
-    """A cell twice as dark as at setup (a shadow over it) shows no change."""
+    """Cells twice as dark as at setup (a shadow over a part of the board) show no change."""
     model, grid = model_and_grid()
-    grid[3] *= 0.5
+    shade = [3] + [n for n in NEIGHBOURS[3] if n is not None]
+    grid[shade] *= 0.5
     assert np.allclose(relit_empty(model.empty, grid)[3], grid[3], atol=1e-3)
     assert not read(model, grid).unknown.any()
+
+
+def test_a_token_as_wide_as_its_tile_is_no_change_of_light():
+    """A flat piece covering a whole cell, its tile ring included (a mammoth token as
+    wide as its tile), would pass its colour for the cell's light: the light there is
+    its neighbours', so the token is seen (here as the mammoth)."""
+    model, grid = model_and_grid()
+    grid[20] = (0.35, 0.25, 0.15)
+    seen = read(model, grid)
+    assert seen.mammoth == 20 and not seen.unknown.any()
 
 
 def test_unsure_cells_hold_the_board_back_and_are_reported_only_when_there_are_some():
