@@ -4,6 +4,7 @@ Frames come from the kept vision samples (``data/samples/``), pieces' grids are 
 hand so each rule of :mod:`vision.changes` is seen alone.
 """
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -130,6 +131,42 @@ def test_a_lone_hunter_is_read_where_he_stands_and_nothing_else():
     seen = read(model, grid)
     assert seen.hunters == {"c0": 5} and seen.traps == {} and seen.mammoth == 20
     assert seen.confidence.min() > 0.5
+
+
+def test_a_trap_of_a_hunters_size_is_no_hunter_when_its_print_has_no_owner():
+    """A printed token of the red player's colour, about his hunter's size, with a grey
+    print around it, and the red hunter standing on the blue player's trap elsewhere:
+    the hunter is where his remainder has an owner (the blue trap), the token is his trap."""
+    model, grid = model_and_grid()
+    blob(grid, 9, (0.55, 0.55, 0.55), 0.5)          # the token's grey print...
+    blob(grid, 9, RED, 0.2)                          # ...round a red middle his size
+    blob(grid, 12, BLUE, 0.55)
+    blob(grid, 12, RED, 0.2)
+    seen = read(model, grid)
+    assert seen.hunters == {"c0": 12}
+    assert seen.traps == {9: "c0", 12: "c1"}
+
+
+def test_a_hunter_on_a_trap_of_exactly_his_colour_is_told_by_his_dark_part_or_left_unsure():
+    """A hunter with an outline standing on his own plate is read there (the outline is
+    his); a plain one, of exactly the plate's colour, cannot be seen: the plates of his
+    colour are unsure rather than guessed."""
+    model, grid = model_and_grid()
+    hunter = model.hunters["c0"]
+    outlined = replace(hunter, dark=float(blob(grid.copy(), 0, BLACK, 0.28) - hunter.body), dark_colour=BLACK)
+    blob(grid, 9, RED, 0.6)
+    blob(grid, 12, RED, 0.6)
+    blob(grid, 12, BLACK, 0.28)
+    blob(grid, 12, RED, 0.2)
+    model.hunters["c0"] = outlined
+    seen = read(model, grid)
+    assert seen.hunters == {"c0": 12} and seen.traps == {9: "c0", 12: "c0"}
+    plain = grid.copy()
+    plain[12] = model.empty[12]
+    blob(plain, 12, RED, 0.6)
+    model.hunters["c0"] = hunter
+    seen = read(model, plain)
+    assert "c0" not in seen.hunters and seen.confidence[[9, 12]].max() < 0.1
 
 
 def test_a_change_of_no_learnt_colour_makes_its_cell_unreadable():
