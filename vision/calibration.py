@@ -362,20 +362,19 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     return calibration
 
 
-#: Read every set by its changes when they read its setup back, even when the kit's
-#: model does too (off: on the rendered kit benches the kit's model, which knows
-#: outlines, stacks and tokens side by side, reads more boards right). Over the
-#: figures' model the changes are always preferred when they read the setup back.
+#: Read every set by its changes when they read its setup back, even when the kit's or
+#: the figures' model does too (off: on the rendered kit benches the kit's model, which
+#: knows outlines, stacks and tokens side by side, reads more boards right, and on the
+#: path-traced photos the figures' model, which knows a standing piece's lean).
 PREFER_CHANGES = False
 
 
 def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) -> Calibration:
     """The calibration read by what changes on each cell (:mod:`vision.changes`) when
-    they read the setup frames back as they are (the empty board with the mammoth on
-    the cross, then each hunter where he was put down), unless the kit's model does
-    too: a kit set it reads back stays as it was learnt. Figures are read by their
-    changes whenever those read the setup back (on flat-art tables the figures'
-    model read the setup back, then missed most traps in play)."""
+    the kit's or the figures' model does not read the setup frames back as they are
+    (the empty board with the mammoth on the cross, then each hunter where he was put
+    down) and the changes do: small pieces, pieces close to their tile's colour,
+    prints the rings miss. A set those models read back stays as it was learnt."""
     labels = [f"c{i}" for i in range(len(frames) - 1)]
     try:
         model, cells = learn_changes(grids, gains, labels,
@@ -384,7 +383,7 @@ def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) 
         if forced:
             raise CalibrationError(str(exc)) from None
         return calibration
-    if not forced and not PREFER_CHANGES and calibration.pieces == "kit" and _reads_back(calibration, frames, cells):
+    if not forced and not PREFER_CHANGES and _reads_back(calibration, frames, cells):
         return calibration
     changed = replace(calibration, pieces="changes", mammoth_kind="kit", changes=model,
                       hunters={k: look.colour for k, look in model.hunters.items()},
