@@ -6,18 +6,20 @@ shape or print, is what differs from that reference (``pieces: "changes"`` in th
 calibration):
 
 * **Learning** (:func:`learn_changes`). The first setup frame gives each cell's empty
-  look (the cross cell's under the mammoth is the snow around it). Each hunter is what
+  look (the cross cell's under the mammoth is the snow tiles'). Each hunter is what
   changed between one setup frame and the next: its *body* (the colour that tells the
-  player) and its *dark* part (outline, shadow, a standing piece's shade), each counted in
+  player), its *dark* part (outline, shadow, a standing piece's shade) with its own
+  colour, its *extent* on its cell and its *overhang* on a neighbour, each counted in
   grid points, so a pawn's head a fifth of a tile wide is learnt like a disc.
 * **Reading** (:func:`read_changes`). Each point of a cell's dense grid is compared with
-  the same point of that cell's empty look, under the cell's light now (the median ratio
-  of its points, most of which no piece covers). The points that changed are matched
-  with the mammoth, each player's body colour and the shared dark colour; lightness
-  counts, so near-black, dark-brown and white players stay apart. A player's colour over
-  far more of a cell than his hunter covers is his trap (traps lie on grass only); a
-  piece of his colour about his hunter's size is his hunter; on his own trap, his dark
-  part tells him (a flat trap casts no shadow).
+  the same point of that cell's empty look, under the cell's light now
+  (:func:`cell_light`). The points that changed are matched with the mammoth, each
+  player's body colour and the dark colour (lightness counts, so near-black, dark-brown
+  and white players stay apart), else with a chromatic player's hue family (a trap's
+  shade). Each hunter stands where about his size of his colour shows and what he
+  leaves unexplained has an owner (:func:`_hunters`); on a trap of his own colour, his
+  dark part tells him. A trap is what the hunters on a grass cell leave unexplained,
+  owned by the colour shown beyond them (:func:`_traps`).
 
 Confidence per cell says how far each count is from the line it was judged against;
 the tracker waits when a cell is unsure (:mod:`vision.stability`).
@@ -70,12 +72,9 @@ SHADOW_BETTER = 3.0
 CROSS_MAX_SHARE = 0.35
 #: A hunter shows at least this share of the body points learnt for him.
 HUNTER_SHARE = 0.35
-#: A trap: a player's colour over this many times his hunter's body, and over at
-#: least TRAP_CELL_SHARE of the cell.
+#: A patch of a player's colour this many times his hunter's body is trap-sized: his
+#: trap, or he on it.
 TRAP_FACTOR = 1.45
-TRAP_CELL_SHARE = 0.08
-#: ... or, with another hunter standing on it, this many times his hunter's body.
-HIDDEN_TRAP = 1.15
 #: A trap's colour is of its player's family: his hue within FAMILY_HUE degrees, for
 #: players (and points) with a hue at all (chroma at least FAMILY_CHROMA).
 FAMILY_HUE = 20.0
