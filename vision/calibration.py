@@ -364,7 +364,8 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
 
 #: Read every set by its changes when they read its setup back, even when the kit's or
 #: the figures' model does too (off: on the rendered kit benches the kit's model, which
-#: knows outlines, stacks and tokens side by side, reads more boards right).
+#: knows outlines, stacks and tokens side by side, reads more boards right, and on the
+#: path-traced photos the figures' model, which knows a standing piece's lean).
 PREFER_CHANGES = False
 
 
@@ -372,11 +373,12 @@ def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) 
     """The calibration read by what changes on each cell (:mod:`vision.changes`) when
     the kit's or the figures' model does not read the setup frames back as they are
     (the empty board with the mammoth on the cross, then each hunter where he was put
-    down): small pieces, pieces close to their tile's colour, prints the rings miss.
-    A set those models read back stays as it was learnt."""
+    down) and the changes do: small pieces, pieces close to their tile's colour,
+    prints the rings miss. A set those models read back stays as it was learnt."""
     labels = [f"c{i}" for i in range(len(frames) - 1)]
     try:
-        model, cells = learn_changes(grids, gains, labels)
+        model, cells = learn_changes(grids, gains, labels,
+                                     [c for c, t in enumerate(calibration.tiles) if t == "snow"])
     except ValueError as exc:
         if forced:
             raise CalibrationError(str(exc)) from None

@@ -6,18 +6,20 @@ shape or print, is what differs from that reference (``pieces: "changes"`` in th
 calibration):
 
 * **Learning** (:func:`learn_changes`). The first setup frame gives each cell's empty
-  look (the cross cell's under the mammoth is the snow around it). Each hunter is what
+  look (the cross cell's under the mammoth is the snow tiles'). Each hunter is what
   changed between one setup frame and the next: its *body* (the colour that tells the
-  player) and its *dark* part (outline, shadow, a standing piece's shade), each counted in
+  player), its *dark* part (outline, shadow, a standing piece's shade) with its own
+  colour, its *extent* on its cell and its *overhang* on a neighbour, each counted in
   grid points, so a pawn's head a fifth of a tile wide is learnt like a disc.
 * **Reading** (:func:`read_changes`). Each point of a cell's dense grid is compared with
-  the same point of that cell's empty look, under the cell's light now (the median ratio
-  of its points, most of which no piece covers). The points that changed are matched
-  with the mammoth, each player's body colour and the shared dark colour; lightness
-  counts, so near-black, dark-brown and white players stay apart. A player's colour over
-  far more of a cell than his hunter covers is his trap (traps lie on grass only); a
-  piece of his colour about his hunter's size is his hunter; on his own trap, his dark
-  part tells him (a flat trap casts no shadow).
+  the same point of that cell's empty look, under the cell's light now
+  (:func:`cell_light`). The points that changed are matched with the mammoth, each
+  player's body colour and the dark colour (lightness counts, so near-black, dark-brown
+  and white players stay apart), else with a chromatic player's hue family (a trap's
+  shade). Each hunter stands where about his size of his colour shows and what he
+  leaves unexplained has an owner (:func:`_hunters`); on a trap of his own colour, his
+  dark part tells him. A trap is what the hunters on a grass cell leave unexplained,
+  owned by the colour shown beyond them (:func:`_traps`).
 
 Confidence per cell says how far each count is from the line it was judged against;
 the tracker waits when a cell is unsure (:mod:`vision.stability`).
@@ -30,9 +32,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from engine.hexgrid import CENTRE, NUM_CELLS
+from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS
 
-from .colour import lab_distance, to_lab
+from .colour import DARK_LAB_WEIGHTS, fit_gain_field, lab_distance, to_lab
 from .geometry import CELL_CENTRES, project
 
 #: The dense grid each cell is compared on (tile circumradii): fine enough that a pawn's
@@ -45,6 +47,9 @@ GRID = GRID[np.hypot(GRID[:, 0], GRID[:, 1]) <= GRID_RADIUS]
 _RADIUS = np.hypot(GRID[:, 0], GRID[:, 1])
 #: The cell's light now is measured on its outer points, which pieces rarely cover.
 _OUTER = _RADIUS > 0.5
+#: A cell's own light (its outer points against its empty look) straying this far (log
+#: ratio) from the smooth light over the board is a piece covering the cell, not light.
+LIGHT_STRAY = 0.3
 #: A grid point changed when it moved at least this far (ΔE) from the empty look
 #: (sensor noise and jpeg stay under 6 on a still camera).
 CHANGED = 14.0
@@ -54,18 +59,32 @@ MATCH_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
 #: A piece's dark part (outline, shadow) is this much darker (Lab L) than its body and
 #: than the tile under it.
 DARKER = 22.0
+#: ... or by this share of the darker one's lightness, whichever is less (a navy body
+#: on dark rock leaves little room below it, as for the kit's outline).
+DARKER_SHARE = 0.25
 
 #: A shadow keeps its tile's colour at this share of its brightness, within SHADOW_MATCH.
 SHADOW_SCALE = (0.25, 0.85)
 SHADOW_MATCH = 8.0
+#: ... and explains the point better than any learnt piece colour by this (ΔE).
+SHADOW_BETTER = 3.0
+#: The cross's print covers at most this share of its cell's grid.
+CROSS_MAX_SHARE = 0.35
 #: A hunter shows at least this share of the body points learnt for him.
 HUNTER_SHARE = 0.35
-#: A trap: a player's colour over this many times his hunter's body, and over at
-#: least TRAP_CELL_SHARE of the cell.
+#: A patch of a player's colour this many times his hunter's body is trap-sized: his
+#: trap, or he on it.
 TRAP_FACTOR = 1.45
-TRAP_CELL_SHARE = 0.08
-#: ... or, with another hunter standing on it, this many times his hunter's body.
-HIDDEN_TRAP = 1.15
+#: A trap's colour is of its player's family: his hue within FAMILY_HUE degrees, for
+#: players (and points) with a hue at all (chroma at least FAMILY_CHROMA).
+FAMILY_HUE = 20.0
+FAMILY_CHROMA = 20.0
+#: A trap: what the pieces on a cell leave unexplained, over this many grid points
+#: (a twelfth of the cell), showing at least OWNER_POINTS of a player's colour.
+TRAP_POINTS = 45
+OWNER_POINTS = 20
+#: A hunter whose cell would keep a remainder of no owner's colour fits that much less.
+UNOWNED_PENALTY = 0.5
 #: On his own trap, a hunter shows this share of the dark points learnt with him.
 DARK_SHARE = 0.4
 #: The mammoth shows at least this share of the points it covers on the cross.
@@ -85,19 +104,31 @@ RING_CHANGED = 0.06
 
 @dataclass
 class Look:
-    """A piece as setup saw it: its body colour (reflectance), and how many grid points
-    its body and its dark part cover."""
+    """A piece as setup saw it: its body colour (reflectance), how many grid points its
+    body and its dark part cover, how many points of its cell it changed in all
+    (``extent``: body, dark part, blended edges, print) and at most on one neighbour
+    (``overhang``: a figure wider than its cell). Files without the last two load
+    with what the body and dark part say."""
     colour: tuple
     body: float
     dark: float = 0.0
+    extent: float = 0.0
+    overhang: float = 0.0
+    #: The dark part's own colour (reflectance), when it has one.
+    dark_colour: tuple | None = None
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
-                "dark": round(float(self.dark), 2)}
+                "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
+                "overhang": round(float(self.overhang), 2),
+                **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]})}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
-        return cls(tuple(float(v) for v in obj["colour"]), float(obj["body"]), float(obj.get("dark", 0.0)))
+        body, dark = float(obj["body"]), float(obj.get("dark", 0.0))
+        dark_colour = obj.get("dark_colour")
+        return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
+                   float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour))
 
 
 @dataclass
@@ -138,16 +169,38 @@ def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
     return (values[:, ::-1].astype(np.float32) / 255.0).reshape(NUM_CELLS, len(GRID), 3)
 
 
+_AROUND = [[n for n in NEIGHBOURS[c] if n is not None] for c in range(NUM_CELLS)]
+
+
+def cell_light(reference: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """(37, 3) each cell's light now against ``reference`` (a grid of the same board):
+    the median ratio of its outer points, most of which no piece covers, channel by
+    channel. A piece covering most of the cell (a mammoth token as wide as its tile, a
+    large figure) would pass its own colour for the light: where a cell's ratio strays
+    from its neighbours' (their median) by more than :data:`LIGHT_STRAY`, theirs is
+    taken. (Light changes smoothly from one cell to the next, not always as one smooth
+    field over the board: a lamp's pool, a print's own shading.)
+
+    >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
+    >>> seen = empty * 0.8; seen[3] = 0.1
+    >>> cell_light(empty, seen)[[2, 3], 1].astype(float).round(2).tolist()
+    [0.8, 0.8]
+    """
+    ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(reference[:, _OUTER], 0.02, None), axis=1)
+    logs = np.log(np.clip(ratio, 0.02, None))
+    around = np.stack([np.median(logs[_AROUND[c]], axis=0) for c in range(NUM_CELLS)])
+    stray = np.abs(logs - around).max(axis=1) > LIGHT_STRAY
+    return np.where(stray[:, None], np.exp(around), ratio)
+
+
 def relit_empty(empty: np.ndarray, grid: np.ndarray) -> np.ndarray:
-    """The empty look of each cell under its light now: the median ratio of its outer
-    points (most of which no piece covers) scales the reference, channel by channel.
+    """The empty look of each cell under its light now (:func:`cell_light`).
 
     >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
     >>> round(float(relit_empty(empty, empty * 0.8)[3, 0, 1]), 3)
     0.4
     """
-    ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(empty[:, _OUTER], 0.02, None), axis=1)
-    return np.clip(empty * ratio[:, None, :], 0, 1)
+    return np.clip(empty * cell_light(empty, grid)[:, None, :], 0, 1)
 
 
 def _neighbours() -> np.ndarray:
@@ -182,10 +235,13 @@ def changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     return (changed_points(to_lab(after), to_lab(relit_empty(before, after))) > CHANGED).sum(axis=1)
 
 
-def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray) -> np.ndarray:
+def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, piece_distance=None) -> np.ndarray:
     """(37, n) grid points that show their tile in a piece's shadow: the tile's own
     colour, darker. A shadow tells nothing of whose piece cast it (on a dark tile a
     shadow would pass for a near-black piece's body); a near-black piece is far darker.
+    With ``piece_distance`` (each point's distance to the nearest learnt piece colour,
+    :func:`match_points`), only the points the dimmed tile explains clearly better are
+    shadows: a grey piece on white snow *is* the snow's colour, darker.
 
     >>> tile = np.full((NUM_CELLS, len(GRID), 3), [0.3, 0.6, 0.3], np.float32)
     >>> seen = tile.copy(); seen[:, :2] *= 0.5; seen[:, 2:4] = 0.03
@@ -193,9 +249,12 @@ def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray) -> np
     [True, True, False, False, False]
     """
     scale = (grid * expected).sum(axis=2) / np.maximum((expected * expected).sum(axis=2), 1e-6)
-    dim = np.clip(expected * scale[..., None], 0, 1)
-    return (scale >= SHADOW_SCALE[0]) & (scale <= SHADOW_SCALE[1]) & (
-        lab_distance(grid_lab, to_lab(dim), np.ones(3, np.float32)) < SHADOW_MATCH)
+    dim = to_lab(np.clip(expected * scale[..., None], 0, 1))
+    shade = (scale >= SHADOW_SCALE[0]) & (scale <= SHADOW_SCALE[1]) & (
+        lab_distance(grid_lab, dim, np.ones(3, np.float32)) < SHADOW_MATCH)
+    if piece_distance is not None:
+        shade &= lab_distance(grid_lab, dim, MATCH_WEIGHTS) + SHADOW_BETTER < piece_distance
+    return shade
 
 
 def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
@@ -222,23 +281,34 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     darkest = int(np.argmin(centres[:, 0]))
     tile_l = float(np.median(before_lab[idx, 0]))
     light_l = centres[:, 0] / MATCH_WEIGHTS[0]
-    if darkest != core and light_l[darkest] < min(tile_l, light_l[core]) - DARKER:
+    darker = min(tile_l, light_l[core])
+    if darkest != core and light_l[darkest] < darker - min(DARKER, DARKER_SHARE * darker):
         dark[idx[labels == darkest]] = True
     return body, dark
 
 
-def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str]) -> tuple[ChangeModel, dict]:
+def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str],
+                  snow_cells=()) -> tuple[ChangeModel, dict]:
     """The change model from setup grids (the empty board, then one hunter more each).
 
     ``grids`` are :func:`sample_grid` of each setup frame, ``gains`` (37, 3) each frame's
     board light, as :mod:`vision.calibration` measures it; ``labels_at[i]`` names the
     hunter put down in frame ``i + 1``. Returns the model and where each hunter was
-    put down (``{label: cell}``). ``ValueError`` if a frame shows no new piece.
+    put down (``{label: cell}``); ``snow_cells`` are the snow tiles' cells.
+    ``ValueError`` if a frame shows no new piece.
     """
-    empty = grids[0] / gains[0][:, None, :]
-    # The cross cell under the mammoth: its empty look is taken as the snow around it.
-    snow_ring = grids[0][CENTRE, _RADIUS > 0.72]
-    snow = np.median(snow_ring, axis=0)
+    # The cross cell's light is the board's around it: its ring may show the mammoth.
+    others = np.arange(NUM_CELLS) != CENTRE
+    light0 = gains[0].copy()
+    light0[CENTRE] = fit_gain_field(gains[0], others)[CENTRE]
+    empty = grids[0] / light0[:, None, :]
+    # The cross cell is a snow tile under the mammoth: its empty look is the snow
+    # tiles' (a mammoth token may cover the whole cell), or the snow around it.
+    snow_cells = [c for c in snow_cells if c != CENTRE]
+    if snow_cells:
+        snow = np.median(empty[snow_cells].reshape(-1, 3), axis=0) * light0[CENTRE]
+    else:
+        snow = np.median(grids[0][CENTRE, _RADIUS > 0.72], axis=0)
     first_lab = to_lab(grids[0])
     snow_lab = to_lab(snow)
     mam = lab_distance(first_lab[CENTRE], snow_lab, np.ones(3, np.float32)) > CHANGED
@@ -250,21 +320,24 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     lines = cross_lines(np.flatnonzero(mam)[~big])
     # Its size as the cross cell shows it, the print's lines left out (as when read).
     body = np.flatnonzero(mam)[big]
-    mammoth = Look(tuple(float(v) for v in colour / gains[0][CENTRE]), float(len(np.setdiff1d(body, lines))))
-    empty[CENTRE] = snow / gains[0][CENTRE]
+    mammoth = Look(tuple(float(v) for v in colour / light0[CENTRE]), float(len(np.setdiff1d(body, lines))))
+    empty[CENTRE] = snow / light0[CENTRE]
     hunters, cells, darks = {}, {}, []
     for index in range(1, len(grids)):
         before = grids[index - 1]
         after = grids[index]
         exp = relit_empty(before, after)
+        light = cell_light(empty, after)
         before_lab, after_lab = to_lab(exp), to_lab(after)
         change = changed_points(after_lab, before_lab)
         moved = change > CHANGED
         counts = moved.sum(axis=1)
+        all_counts = counts.copy()
         counts[CENTRE] = 0
         for cell in cells.values():
             counts[cell] = 0
         cell = int(np.argmax(counts))
+        overhang = max([int(all_counts[n]) for n in NEIGHBOURS[cell] if n is not None] + [0])
         if counts[cell] < 6:
             raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
         body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell])
@@ -272,15 +345,18 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
         # His size counted as the reader will count it (blended edges half in).
         colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
-        label_of, strong, _ = match_points(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], colours)
+        label_of, strong, _, distance = match_points(after[cell:cell + 1], after_lab[cell:cell + 1],
+                                                     exp[cell:cell + 1], colours)
         seen = moved[cell] & strong[0]
-        shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1])[0]
+        shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
         label = labels_at[index - 1]
-        hunters[label] = Look(tuple(float(v) for v in colour / gains[index][cell]),
+        hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
                               float((seen & (label_of[0] == 0) & ~shade).sum()),
-                              float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0)
+                              float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
+                              float(counts[cell]), float(overhang),
+                              tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None)
         if dark.sum():
-            darks.append(after[cell][dark] / gains[index][cell])
+            darks.append(after[cell][dark] / light[cell])
         cells[label] = cell
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
@@ -307,7 +383,10 @@ def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
     directions = GRID[far] / _RADIUS[far, None]
     # Distance of every grid point to each line through the centre and a print point.
     across = np.abs(GRID[:, None, 0] * directions[None, :, 1] - GRID[:, None, 1] * directions[None, :, 0])
-    return tuple(int(i) for i in np.flatnonzero((across < width).any(axis=1)))
+    lines = np.flatnonzero((across < width).any(axis=1))
+    # Lines in every direction are no printed cross but a figure's outline or shading:
+    # a cross leaves most of its cell bare.
+    return tuple(int(i) for i in lines) if len(lines) <= CROSS_MAX_SHARE * len(GRID) else ()
 
 
 def _main_cluster(points: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
@@ -331,7 +410,8 @@ def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, c
     edge with its tile (a small piece is mostly edge): each point is matched with the
     mix ``tile + a (colour - tile)`` nearest to it. Returns ``(label, strong, matched)``:
     the nearest colour's index, whether the mix is mostly that colour (a >= 0.5), and
-    whether any mix explains the point (within :data:`MATCH`)."""
+    whether any mix explains the point (within :data:`MATCH`), and the nearest mix's
+    distance."""
     t = expected[:, :, None, :]                                                      # (37, n, 1, 3)
     # (37, 1, K, 3): each cell's colours; or already one set per point, (37, n, K, 3).
     c = colours[:, None, :, :] if colours.ndim == 3 else colours
@@ -343,7 +423,35 @@ def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, c
     label = dist.argmin(axis=2)
     best = np.take_along_axis(dist, label[..., None], axis=2)[..., 0]
     a = np.take_along_axis(alpha, label[..., None], axis=2)[..., 0]
-    return label, (a >= 0.5) & (best < MATCH), best < MATCH
+    return label, (a >= 0.5) & (best < MATCH), best < MATCH, best
+
+
+def _family(grid_lab: np.ndarray, which: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """(37, n) the player whose colour family each of the ``which`` points shows (-1:
+    none): the chromatic player (``colours`` (37, K, 3) RGB under each cell's light)
+    nearest in hue, within :data:`FAMILY_HUE` degrees, whatever the lightness and the
+    strength (a printed trap is a paler or deeper shade of its player's colour).
+    Neutral colours (white, grey, near-black) have no hue to go by.
+
+    >>> lab = to_lab(np.array([[0.9, 0.85, 0.2], [0.5, 0.5, 0.5]]))[None]        # yellow, grey
+    >>> seen = to_lab(np.array([[[0.7, 0.62, 0.15], [0.2, 0.3, 0.8]]]))
+    >>> colours = np.array([[[0.8, 0.7, 0.3], [0.2, 0.3, 0.7]]])
+    >>> _family(seen, np.ones((1, 2), bool), colours).tolist()
+    [[0, 1]]
+    """
+    out = np.full(which.shape, -1)
+    cells, points = np.nonzero(which)
+    if not cells.size:
+        return out
+    lab = to_lab(colours)                                                           # (37, K, 3)
+    chromatic = np.hypot(lab[..., 1], lab[..., 2]) >= FAMILY_CHROMA                 # (37, K)
+    seen = grid_lab[cells, points]                                                  # (m, 3)
+    hue = np.degrees(np.arctan2(seen[:, 2], seen[:, 1]))[:, None]
+    theirs = np.degrees(np.arctan2(lab[cells][..., 2], lab[cells][..., 1]))          # (m, K)
+    gap = np.abs((hue - theirs + 180) % 360 - 180)
+    gap = np.where(chromatic[cells] & (np.hypot(seen[:, 1], seen[:, 2]) >= FAMILY_CHROMA)[:, None], gap, np.inf)
+    out[cells, points] = np.where(gap.min(axis=1) < FAMILY_HUE, gap.argmin(axis=1), -1)
+    return out
 
 
 def _bodies(counts: np.ndarray, looks: list[Look], colours: np.ndarray, dark: np.ndarray) -> np.ndarray:
@@ -368,59 +476,84 @@ def _bodies(counts: np.ndarray, looks: list[Look], colours: np.ndarray, dark: np
     return bodies
 
 
-def _traps(bodies, looks, labels, allowed, mammoth):
-    """``({cell: label}, confidence)``: a player's colour over far more of a cell than his
-    hunter covers is his trap (the pieces on it hide part of it), one trap a cell."""
-    cell_points = len(GRID)
-    sizes = np.array([max(look.body, 1.0) for look in looks])
-    line = np.maximum(TRAP_FACTOR * sizes, TRAP_CELL_SHARE * cell_points)                    # (K,)
-    total = bodies.sum(axis=1, keepdims=True)
-    need = np.maximum(sizes, TRAP_CELL_SHARE * cell_points)
-    # Big enough alone, or partly hidden under another hunter and still more than a
-    # hunter of that colour shows (hunters side by side are no trap).
-    present = bodies >= 0.5 * sizes
-    others = present.sum(axis=1, keepdims=True) - present > 0
-    candidate = allowed[:, None] & ((bodies >= line) | (
-        others & (total >= line) & (bodies >= np.maximum(HIDDEN_TRAP * sizes, TRAP_CELL_SHARE * cell_points))))
-    if mammoth is not None:
-        candidate[mammoth] = False
-    traps = {}
-    for c in np.flatnonzero(candidate.any(axis=1)):
-        k = int(np.argmax(np.where(candidate[c], bodies[c], -1)))
-        traps[int(c)] = labels[k]
-    # Each cell's confidence: how far its main colour is from the trap's lines.
-    k = bodies.argmax(axis=1)
-    top = bodies[np.arange(NUM_CELLS), k]
-    need = np.maximum(sizes, TRAP_CELL_SHARE * cell_points)[k]
-    over_line, over_need = total[:, 0] / line[k] - 1, top / need - 1
-    # Both met: the nearer one; one of them short: the one that fails more clearly.
-    margin = np.where((over_line >= 0) & (over_need >= 0), np.minimum(over_line, over_need),
-                      np.maximum(np.maximum(-over_line, 0), np.maximum(-over_need, 0)))
-    return traps, np.where(allowed & (top > 0), np.clip(margin * 3, 0, 1), 1.0)
+def _remainder_owned(bodies_c: np.ndarray, sizes: np.ndarray, k: int) -> bool:
+    """Whether what hunter ``k`` leaves unexplained on a cell shows an owner's colour:
+    another player's (his trap, his hunter) or more of ``k``'s own than his hunter
+    covers (his own trap under him)."""
+    others = np.delete(bodies_c, k)
+    other_sizes = np.delete(sizes, k)
+    return bool((others >= np.minimum(OWNER_POINTS, HUNTER_SHARE * other_sizes)).any()
+                or bodies_c[k] - sizes[k] >= OWNER_POINTS)
 
 
-def _hunters(bodies, dark_counts, looks, labels, ok, mammoth, traps):
+def _hunters(bodies, dark_counts, changed, looks, labels, ok):
     """``({label: cell}, confidence)``: each hunter on the cell showing about his own
-    size of his colour (more is his trap, partly hidden; less a piece of that colour
-    seen on its edge); on his own trap, his dark part tells him."""
+    size of his colour (more is a trap of his colour, less a piece of that colour seen
+    on its edge), where what he leaves unexplained on the cell has an owner (a piece
+    of his colour on another's trap leaves that trap's colour; a lone trap of his
+    colour about his size leaves its print, of no player's colour). A hunter only seen
+    on trap-sized patches of his colour stands on his own trap: his dark part (outline,
+    shadow; a flat trap has none) tells which."""
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     conf = np.ones(NUM_CELLS)
     hunters = {}
     for k, label in enumerate(labels):
         look = looks[k]
-        own_trap = np.array([traps.get(c) == label for c in range(NUM_CELLS)])
-        share = np.where(ok & ~own_trap, bodies[:, k] / max(look.body, 1.0), 0.0)
+        share = np.where(ok, bodies[:, k] / sizes[k], 0.0)
+        trap_sized = share >= TRAP_FACTOR
         fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), share - 1.0)
-        if share.max() >= HUNTER_SHARE:
+        for c in np.flatnonzero((share >= HUNTER_SHARE) & ~trap_sized):
+            if changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k):
+                fit[c] -= UNOWNED_PENALTY
+        fit = np.where(trap_sized, -1.0, fit)
+        if fit.max() >= HUNTER_SHARE - UNOWNED_PENALTY and (share >= HUNTER_SHARE)[np.argmax(fit)]:
             hunters[label] = int(np.argmax(fit))
             conf = _choice_confidence(conf, fit, 0.0)
-        elif look.dark >= 6 and own_trap.any():
-            dshare = np.where(own_trap, dark_counts / look.dark, 0.0)
+        elif look.dark >= 6 and trap_sized.any():
+            dshare = np.where(trap_sized, dark_counts[:, k] / look.dark, 0.0)
             if dshare.max() >= DARK_SHARE:
                 hunters[label] = int(np.argmax(dshare))
             conf = _choice_confidence(conf, dshare, DARK_SHARE)
+        elif trap_sized.any():
+            # Not seen anywhere, and nothing of his own tells him on a trap of his colour
+            # (a flat piece of exactly its colour): each such trap may hide him.
+            conf[trap_sized] = 0.0
         else:
             conf = _choice_confidence(conf, share, HUNTER_SHARE)
     return hunters, conf
+
+
+def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
+    """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
+    (and the figures leaning over it from their neighbours) leave unexplained, over
+    :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
+    most beyond his own hunter there. Traps lie on grass only, never under the
+    mammoth; one trap a cell."""
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
+    overhangs = np.array([look.overhang for look in looks])
+    where = {label: cell for label, cell in hunters.items()}
+    traps, conf = {}, np.ones(NUM_CELLS)
+    for c in np.flatnonzero(allowed):
+        if c == mammoth:
+            continue
+        here = np.array([where.get(label) == c for label in labels])
+        beside = np.array([where.get(label) is not None and where.get(label) != c
+                           and where.get(label) in NEIGHBOURS[c] for label in labels])
+        residual = changed[c] - (extents * here).sum() - (overhangs * beside).sum()
+        excess = bodies[c] - sizes * here - overhangs * beside
+        order = np.argsort(-excess)
+        best = excess[order[0]]
+        second = max(excess[order[1]], 0.0) if len(order) > 1 else 0.0
+        if residual >= TRAP_POINTS and best >= OWNER_POINTS:
+            traps[int(c)] = labels[int(order[0])]
+        # Sure when the residual is far from the line and one owner stands out.
+        margin = abs(residual - TRAP_POINTS) / TRAP_POINTS
+        if residual >= TRAP_POINTS:
+            margin = min(margin, (best - second) / max(best, 1.0), abs(best - OWNER_POINTS) / OWNER_POINTS)
+        conf[c] = float(np.clip(margin * 2, 0, 1))
+    return traps, conf
 
 
 def _choice_confidence(conf: np.ndarray, score: np.ndarray, line: float) -> np.ndarray:
@@ -450,16 +583,17 @@ class ChangeReading:
     ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
 
 
-def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readable: np.ndarray,
+def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  grass: np.ndarray, labels: list[str]) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
-    ``gain`` (37, 3) is each cell's light as the reader measured it (for the pieces'
-    colours), ``readable`` the cells not covered by a hand, ``grass`` the grass cells
-    (the only ones a trap may lie on).
+    ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
+    only ones a trap may lie on). Each cell's light is its own against its empty look
+    (:func:`cell_light`), for the empty look and the pieces' colours alike.
     """
     grid_lab = to_lab(grid)
-    expected = relit_empty(model.empty, grid)
+    gain = cell_light(model.empty, grid)
+    expected = np.clip(model.empty * gain[:, None, :], 0, 1)
     change = changed_points(grid_lab, to_lab(expected))
     moved = change > CHANGED
     # The cross's print is no piece, wherever the mammoth hid it at setup.
@@ -472,25 +606,41 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     label = np.zeros(moved.shape, int)
     strong = np.zeros(moved.shape, bool)
     matched = np.zeros(moved.shape, bool)
+    distance = np.full(moved.shape, np.inf, np.float32)
     if cells.size:
         sub = match_points(grid[cells, points][None], grid_lab[cells, points][None], expected[cells, points][None],
                            colours[cells][None])
-        label[cells, points], strong[cells, points], matched[cells, points] = (part[0] for part in sub)
+        (label[cells, points], strong[cells, points], matched[cells, points],
+         distance[cells, points]) = (part[0] for part in sub)
     n_k = len(looks) + 1
     # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
-    lit = moved & strong & ~shadowed(grid, grid_lab, expected)
+    lit = moved & strong & ~shadowed(grid, grid_lab, expected, distance)
     counts = np.stack([(lit & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
     # (The dark part and a near-black player's colour are one: both count as dark here.)
     dark_like = np.append(lab_distance(to_lab(refl[1:-1]), to_lab(refl[-1])) < MATCH / 2, True)
     dark_like = np.insert(dark_like, 0, False)
-    dark_counts = (moved & strong & dark_like[label]).sum(axis=1).astype(float)
-    unknown_pts = (moved & ~matched).sum(axis=1)
+    # Each hunter's own dark part (outline, shadow), on whatever lies under it (a trap).
+    dark_counts = np.zeros((NUM_CELLS, len(labels)))
+    for k, look in enumerate(looks[1:]):
+        own = look.dark_colour if look.dark_colour is not None else model.dark
+        own_lab = to_lab(np.clip(np.asarray(own)[None, :] * gain, 0, 1))                  # (37, 3)
+        near = lab_distance(grid_lab, own_lab[:, None, :], DARK_LAB_WEIGHTS) < MATCH / 2
+        # ... clearly darker than his body (the shade of a plate of his colour is not it).
+        body_l = to_lab(np.clip(np.asarray(look.colour)[None, :] * gain, 0, 1))[:, 0]
+        near &= grid_lab[..., 0] < (body_l - np.minimum(DARKER, DARKER_SHARE * body_l) / 2)[:, None]
+        dark_counts[:, k] = (moved & (near | (strong & dark_like[label]))).sum(axis=1)
+    # A trap is rarely printed in exactly its player's colour: an unmatched point of a
+    # chromatic player's hue (its lightness and strength free) is of his family.
+    family = _family(grid_lab, moved & ~matched, colours[:, 1:-1])                   # (37, n) index or -1
+    family_counts = np.stack([(family == k).sum(axis=1) for k in range(len(labels))], axis=1).astype(float)
+    unknown_pts = (moved & ~matched & (family < 0)).sum(axis=1)
     unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
     unknown[CENTRE] = False      # the cross's print is no learnt colour
     # The tile ring unlike the tile's class colour (a lamp's hotspot, a print's stain)
-    # hides nothing while it looks as it did on the empty board.
+    # hides nothing while it looks as it did on the empty board, or shows learnt pieces
+    # (a trap as wide as the tile, blended with it at its edge).
     ring = _RADIUS > RING_RADIUS
-    ring_changed = (moved[:, ring] & ~strong[:, ring]).mean(axis=1) > RING_CHANGED
+    ring_changed = (moved[:, ring] & ~matched[:, ring]).mean(axis=1) > RING_CHANGED
     ok = readable & ~unknown
     conf = np.ones(NUM_CELLS)
 
@@ -505,8 +655,9 @@ def read_changes(model: ChangeModel, grid: np.ndarray, gain: np.ndarray, readabl
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
-    traps, trap_conf = _traps(bodies, looks[1:], labels, ok & grass, mammoth)
-    conf = np.minimum(conf, trap_conf)
-    hunters, hunter_conf = _hunters(bodies, dark_counts, looks[1:], labels, ok, mammoth, traps)
+    changed = moved.sum(axis=1).astype(float)
+    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok)
     conf = np.minimum(conf, hunter_conf)
+    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth)
+    conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)

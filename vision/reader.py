@@ -43,7 +43,7 @@ from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration, median_zones
 from .changes import read_changes, sample_grid
-from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance,
+from .colour import (DARK_LAB_WEIGHTS, TILE_CLASSES, assign_with_quota, cluster_tiles, fit_gain_field, gain_of, lab_distance,
                      relit_gain,
                      margin_confidence, to_lab)
 from .geometry import CELL_CENTRES, ZONE_OFFSETS, BoardLocator, CellSampler, centroid_offsets, mirror_frame
@@ -110,6 +110,13 @@ FIGURE_MATCH = 30.0
 PATCH_POINTS = 5
 PATCH_CENTRE = 0.13
 PATCH_FILLED = 0.6
+#: A tile-ring point within this (ΔE) of a tile class's colour shows the tile; the
+#: ring's colour is taken from those when at least TILE_POINTS_KEPT of them do.
+TILE_POINT = 25.0
+TILE_POINTS_KEPT = 0.3
+#: Reading the tiles, a cell leaves its setup class only when its tile ring is nearer
+#: another class's colour by about this (ΔE).
+LAYOUT_MARGIN = 15.0
 #: A cell read with less confidence than this is unsure: the tracker waits rather than
 #: commit a board on it (pieces read by their changes, :mod:`vision.changes`).
 UNSURE = 0.1
@@ -209,6 +216,38 @@ def _outline_around(rimness_cell: np.ndarray, middle: np.ndarray, cell: int) -> 
     return seen.size / max(looked.size, 1)
 
 
+def tile_ring_colours(ring: np.ndarray, refs: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's tile colour from its tile ring (``ring`` (37, n, 3) RGB), and which
+    share of the ring shows each tile class ((37, 3)). The colour is the median of the
+    ring's points that show one of the tile classes' colours (``refs``, (3, 3) under
+    the setup's light) under the board's light now: a large piece overhanging the ring
+    (a figure, a star wider than its cell) is left out, where a median of the whole ring
+    would take its colour once it covers half the ring. When fewer than
+    :data:`TILE_POINTS_KEPT` of the points show a tile class, the whole ring's median is
+    kept (the reader then sees the cell as covered).
+
+    >>> refs = np.array([[0.2, 0.5, 0.2], [0.9, 0.9, 0.9], [0.4, 0.35, 0.3]])
+    >>> ring = np.repeat(refs[[0, 1, 2] * 12 + [0]][:, None, :], 20, axis=1)
+    >>> ring[3, :12] = [0.8, 0.1, 0.1]                         # a red piece over 12 of 20
+    >>> colour, shares = tile_ring_colours(ring, refs, np.ones(37, bool))
+    >>> colour[3].round(2).tolist(), shares[3].round(2).tolist()
+    ([0.2, 0.5, 0.2], [0.4, 0.0, 0.0])
+    """
+    median = np.median(ring, axis=1)
+    ref_lab = to_lab(refs)
+    nearest = lab_distance(to_lab(median)[:, None, :], ref_lab[None]).argmin(axis=1)
+    light = fit_gain_field(gain_of(median, refs[nearest]), inside)
+    classes = to_lab(np.clip(refs[None, :, :] * light[:, None, :], 0, 1))              # (37, 3, 3)
+    dist = lab_distance(to_lab(ring)[:, :, None, :], classes[:, None, :, :])          # (37, n, 3)
+    near = dist.min(axis=2) < TILE_POINT
+    shares = np.stack([(near & (dist.argmin(axis=2) == k)).mean(axis=1) for k in range(len(refs))], axis=1)
+    enough = near.mean(axis=1) >= TILE_POINTS_KEPT
+    kept = np.where(near[..., None], ring, np.nan)
+    with np.errstate(all="ignore"):
+        own = np.nanmedian(np.where(enough[:, None, None], kept, ring), axis=1)
+    return np.where(np.isfinite(own), own, median), shares
+
+
 @dataclass(frozen=True)
 class TileReading:
     """What the tile rings say: their median colour (RGB and Lab), each cell's tile class
@@ -273,7 +312,7 @@ class BoardReader:
         return Observation(timestamp, False, False, None, None, None, {}, {}, (0.0,) * NUM_CELLS,
                            tuple(range(NUM_CELLS)))
 
-    def _read_tiles(self, tile_lab: np.ndarray):
+    def _read_tiles(self, tile_lab: np.ndarray, shares: np.ndarray | None = None):
         """Tile class per cell (0..2; the cross is snow), its confidence and class centres."""
         others = np.array([c for c in range(NUM_CELLS) if c != CENTRE])
         classes = np.full(NUM_CELLS, TILE_CLASSES.index("snow"))
@@ -284,6 +323,17 @@ class BoardReader:
             _, centres, cost = cluster_tiles(tile_lab[others], self._tile_ref_lab, iterations=1)
         else:
             labels, centres, cost = cluster_tiles(tile_lab[others], self._tile_ref_lab)
+            # The tiles never move: the setup's layout stands unless cells clearly show
+            # another class (a piece over a tile ring shows some other colour). A ring
+            # that still shows its setup class on a good share of it is that tile:
+            # pieces cover a tile, they do not repaint it.
+            setup = np.array([TILE_CLASSES.index("snow" if n == "cross" else n) for n in self.calibration.tiles])
+            own = np.eye(3, dtype=bool)[setup[others]]
+            margin = np.full(len(others), LAYOUT_MARGIN ** 2)
+            if shares is not None:
+                margin[shares[others, setup[others]] >= TILE_POINTS_KEPT] = 1e6
+            prior = np.where(own, 0.0, margin[:, None])
+            labels = assign_with_quota(cost + prior)
             classes[others] = labels
         dist = np.sqrt(cost)
         mine = dist[np.arange(len(others)), classes[others]]
@@ -294,12 +344,12 @@ class BoardReader:
     def _interpret(self, frame, homography, first, inside, fresh: bool, timestamp: float) -> Observation:
         """The reader's stages after :meth:`locate`: :meth:`tiles`, :meth:`light`, then the
         pieces by the calibration's model."""
-        tiles = self.tiles(first)
+        tiles = self.tiles(first, inside)
         light = self.light(first, inside, tiles)
         self._glare, self._light_level = light.glare, light.level
         if self.calibration.pieces == "changes":
             return self._read_changes(frame, homography, timestamp, fresh, tiles.classes, tiles.confidence,
-                                      light.occluded, light.gain, inside)
+                                      light.occluded, inside)
         return self._read_tokens(frame, homography, first, tiles, light, fresh, timestamp)
 
     def locate(self, frame: np.ndarray):
@@ -311,12 +361,13 @@ class BoardReader:
         first, inside = self.sampler.sample(frame, geometry.homography, ("tile", "probe"))
         return geometry, first, inside
 
-    def tiles(self, first) -> TileReading:
+    def tiles(self, first, inside=None) -> TileReading:
         """Stage 2: each cell's tile class from its tile ring (locked to the setup's layout
         with ``lock_tiles``), with a confidence."""
-        median = np.median(first["tile"], axis=1)
+        median, shares = tile_ring_colours(first["tile"], self._tile_refs,
+                                           np.ones(NUM_CELLS, bool) if inside is None else inside)
         lab = to_lab(median)
-        classes, confidence, _ = self._read_tiles(lab)
+        classes, confidence, _ = self._read_tiles(lab, shares)
         return TileReading(median, lab, classes, confidence)
 
     def light(self, first, inside, tiles: TileReading) -> Light:
@@ -522,16 +573,17 @@ class BoardReader:
                 traps[int(c)] = label
         return self._observation(timestamp, fresh, classes, tile_conf, occluded, mammoth, hunters, traps, cell_conf)
 
-    def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, occluded, gain,
+    def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, ring_foreign,
                       inside) -> Observation:
         """Pieces as what they change on each cell's empty look (:mod:`vision.changes`)."""
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
-        seen = read_changes(self.calibration.changes, grid, gain, ~occluded, grass, self.labels)
-        # Each cell's own empty look tells better than its tile class whether it is covered.
-        occluded = (occluded & seen.ring_changed) | ~inside | seen.unknown
-        if (occluded & ~seen.unknown).any() and not occluded.all():
-            seen = read_changes(self.calibration.changes, grid, gain, ~occluded, grass, self.labels)
+        seen = read_changes(self.calibration.changes, grid, ~ring_foreign, grass, self.labels)
+        # Each cell's own empty look tells better than its tile class whether it is
+        # covered: a tile ring unlike its class that shows learnt pieces is no hand.
+        occluded = (ring_foreign & seen.ring_changed) | ~inside | seen.unknown
+        if (occluded != ring_foreign).any() and not occluded.all():
+            seen = read_changes(self.calibration.changes, grid, ~occluded, grass, self.labels)
             occluded = occluded | seen.unknown
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,

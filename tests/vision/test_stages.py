@@ -4,13 +4,14 @@ Frames come from the kept vision samples (``data/samples/``), pieces' grids are 
 hand so each rule of :mod:`vision.changes` is seen alone.
 """
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from engine.hexgrid import CENTRE, NUM_CELLS, cell_name, parse_cell
+from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name, parse_cell
 from vision.calibration import Calibration, learn
 from vision.changes import GRID, ChangeModel, Look, read_changes, relit_empty
 from vision.colour import TILE_CLASSES
@@ -104,9 +105,8 @@ def model_and_grid():
 
 
 def read(model, grid):
-    gain = np.ones((NUM_CELLS, 3), np.float32)
     ok = np.ones(NUM_CELLS, bool)
-    return read_changes(model, grid, gain, ok, ok.copy(), ["c0", "c1"])
+    return read_changes(model, grid, ok, ok.copy(), ["c0", "c1"])
 
 
 def test_a_piece_is_what_changed_whatever_its_size():
@@ -133,6 +133,42 @@ def test_a_lone_hunter_is_read_where_he_stands_and_nothing_else():
     assert seen.confidence.min() > 0.5
 
 
+def test_a_trap_of_a_hunters_size_is_no_hunter_when_its_print_has_no_owner():
+    """A printed token of the red player's colour, about his hunter's size, with a grey
+    print around it, and the red hunter standing on the blue player's trap elsewhere:
+    the hunter is where his remainder has an owner (the blue trap), the token is his trap."""
+    model, grid = model_and_grid()
+    blob(grid, 9, (0.55, 0.55, 0.55), 0.5)          # the token's grey print...
+    blob(grid, 9, RED, 0.2)                          # ...round a red middle his size
+    blob(grid, 12, BLUE, 0.55)
+    blob(grid, 12, RED, 0.2)
+    seen = read(model, grid)
+    assert seen.hunters == {"c0": 12}
+    assert seen.traps == {9: "c0", 12: "c1"}
+
+
+def test_a_hunter_on_a_trap_of_exactly_his_colour_is_told_by_his_dark_part_or_left_unsure():
+    """A hunter with an outline standing on his own plate is read there (the outline is
+    his); a plain one, of exactly the plate's colour, cannot be seen: the plates of his
+    colour are unsure rather than guessed."""
+    model, grid = model_and_grid()
+    hunter = model.hunters["c0"]
+    outlined = replace(hunter, dark=float(blob(grid.copy(), 0, BLACK, 0.28) - hunter.body), dark_colour=BLACK)
+    blob(grid, 9, RED, 0.6)
+    blob(grid, 12, RED, 0.6)
+    blob(grid, 12, BLACK, 0.28)
+    blob(grid, 12, RED, 0.2)
+    model.hunters["c0"] = outlined
+    seen = read(model, grid)
+    assert seen.hunters == {"c0": 12} and seen.traps == {9: "c0", 12: "c0"}
+    plain = grid.copy()
+    plain[12] = model.empty[12]
+    blob(plain, 12, RED, 0.6)
+    model.hunters["c0"] = hunter
+    seen = read(model, plain)
+    assert "c0" not in seen.hunters and seen.confidence[[9, 12]].max() < 0.1
+
+
 def test_a_change_of_no_learnt_colour_makes_its_cell_unreadable():
     model, grid = model_and_grid()
     blob(grid, 7, (0.97, 0.97, 0.95), 0.45)      # a die
@@ -140,11 +176,22 @@ def test_a_change_of_no_learnt_colour_makes_its_cell_unreadable():
 
 
 def test_the_light_now_is_divided_out_cell_by_cell():
-    """A cell twice as dark as at setup (a shadow over it) shows no change."""
+    """Cells twice as dark as at setup (a shadow over a part of the board) show no change."""
     model, grid = model_and_grid()
-    grid[3] *= 0.5
+    shade = [3] + [n for n in NEIGHBOURS[3] if n is not None]
+    grid[shade] *= 0.5
     assert np.allclose(relit_empty(model.empty, grid)[3], grid[3], atol=1e-3)
     assert not read(model, grid).unknown.any()
+
+
+def test_a_token_as_wide_as_its_tile_is_no_change_of_light():
+    """A flat piece covering a whole cell, its tile ring included (a mammoth token as
+    wide as its tile), would pass its colour for the cell's light: the light there is
+    its neighbours', so the token is seen (here as the mammoth)."""
+    model, grid = model_and_grid()
+    grid[20] = (0.35, 0.25, 0.15)
+    seen = read(model, grid)
+    assert seen.mammoth == 20 and not seen.unknown.any()
 
 
 def test_unsure_cells_hold_the_board_back_and_are_reported_only_when_there_are_some():

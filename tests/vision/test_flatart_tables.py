@@ -1,0 +1,70 @@
+"""Players' own sets read by their changes, on tables of the second generator.
+
+Each table is drawn here by ``sim.flatart`` from its seed (deterministic: the frames and
+their truth are the same on every run), calibrated from its setup frames as ``maamut
+calibrate`` does, and one position read as ``maamut read`` does. The seeds are from the
+generator's development range (3,000,000 on), never its held-out one (7,000,000 on).
+"""
+from functools import lru_cache
+
+import pytest
+
+from engine.hexgrid import CENTRE, parse_cell
+from sim.flatart import generate_table
+from sim.samples_bench import frame_right
+from vision.calibration import learn
+from vision.reader import BoardReader
+
+pytestmark = pytest.mark.slow
+
+
+@lru_cache(maxsize=4)
+def table(seed: int):
+    sample = generate_table(seed, reads=4)
+    calibration = learn([frame.image() for frame in sample.calib])
+    return sample, calibration
+
+
+def read(seed: int, index: int):
+    sample, calibration = table(seed)
+    frame, truth = sample.reads[index]
+    return BoardReader(calibration).read(frame.image(), 0.0), truth, sample.table
+
+
+def test_a_hunter_on_a_near_black_players_printed_trap_reads_both_unswapped():
+    """Stars wider than their cell over printed-token traps, with a near-black player:
+    the blue hunter standing on the near-black player's trap is read there and the trap
+    stays the near-black player's; the mammoth token, as wide as its tile, is on the cross."""
+    observation, truth, info = read(3_000_001, 0)
+    assert info["dark_player"] == "B" and info["trap_shape"] == "printed_token"
+    assert truth["hunters"]["C"] == "3,0" and truth["traps"]["3,0"] == "B"
+    assert frame_right(observation, truth)
+    assert observation.mammoth == CENTRE
+
+
+def test_traps_close_to_their_tiles_colour_are_found_with_their_owner():
+    """A player whose colour is close to the grass's: his trap on grass is found, and
+    his hunter standing on it too."""
+    observation, truth, info = read(3_000_021, 0)
+    close = [p for p, kind in info["colour_kinds"].items() if kind == "close"]
+    assert close and any(owner in close for owner in truth["traps"].values())
+    assert frame_right(observation, truth)
+
+
+def test_a_near_black_hunter_on_his_own_trap_beside_faint_traps():
+    """Meeples wider than half their cell, a near-black player standing on his own
+    trap, a trap close to its tile's colour and a mammoth figure: every piece is read."""
+    observation, truth, info = read(3_000_007, 0)
+    dark = info["dark_player"]
+    assert truth["traps"][truth["hunters"][dark]] == dark
+    assert frame_right(observation, truth)
+
+
+def test_a_mammoth_token_over_a_tiles_ring_does_not_change_the_layout():
+    """The mammoth off the cross on a grass tile, its token covering the tile's ring: the
+    layout read is the setup's (a ring mostly hidden shows its tile where it still can),
+    and the mammoth is found there."""
+    observation, truth, _ = read(3_000_004, 0)
+    assert truth["mammoth"] == "3,0" and truth["tiles"]["3,0"] == "grass"
+    assert observation.mammoth == parse_cell("3,0")
+    assert frame_right(observation, truth)
