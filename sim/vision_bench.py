@@ -145,7 +145,7 @@ def run_vision_bench(n_scenes: int = 200, seed: int = 1_000_000, n_sequences: in
         "failed_seeds": failures[:20],
         # The shared samples kept in the repository (sim/samples_bench.py).
         **run_samples_bench(),
-        # The second, independent generator (sim/flatart), never tuned on.
+        # The independent generators (sim/flatart, sim/tabletop) on their held-out seeds.
         **run_cross_generator_bench(),
         "cpu": platform.processor() or platform.machine(),
         "threads": 1,
