@@ -27,7 +27,7 @@ import numpy as np
 from engine.hexgrid import CENTRE, NUM_CELLS
 
 from .changes import ChangeModel, changed_counts, learn_changes, sample_grid
-from .colour import TILE_CLASSES, cluster_tiles, fit_gain_field, gain_of, lab_distance, relit_gain, to_lab
+from .colour import TILE_CLASSES, cluster_tiles_under_light, fit_gain_field, gain_of, lab_distance, relit_gain, to_lab
 from .geometry import (BOARD_RADIUS, CARDS_AGREE, MARKER_IDS, BoardLocator, CellSampler, Geometry, learn_cards, mirror_frame,
                        refine_on_tiles)
 
@@ -295,8 +295,8 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         grids.append(sample_grid(frame, g.homography))
     first = medians[0]
     others = [c for c in range(NUM_CELLS) if c != CENTRE]
-    tile_lab = to_lab(first["tile"][others])
-    labels, _, cost = cluster_tiles(tile_lab)
+    not_cross = np.arange(NUM_CELLS) != CENTRE
+    labels, _ = cluster_tiles_under_light(first["tile"], not_cross)
     tiles = ["cross"] * NUM_CELLS
     for cell, label in zip(others, labels):
         tiles[cell] = TILE_CLASSES[label]

@@ -11,6 +11,8 @@ so they can be re-lit with the gain of any cell in any later frame.
 """
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 from scipy.optimize import linear_sum_assignment
@@ -109,7 +111,36 @@ def assign_with_quota(cost: np.ndarray, quota=TILE_QUOTA) -> np.ndarray:
     return labels
 
 
-def cluster_tiles(lab: np.ndarray, centres: np.ndarray | None = None, iterations: int = 4):
+#: Random starts of the tiles' first clustering (besides k-means), each in every naming.
+RANDOM_STARTS = 24
+
+
+def _starts(lab: np.ndarray, weights: np.ndarray) -> list[np.ndarray]:
+    """Class centres to start the tiles' clustering from: k-means, and triples of the
+    tiles' own colours (plain k-means may split the largest class in two, grass under a
+    lamp's fall-off, and merge the other two), each in every naming."""
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
+    cv2.setRNGSeed(12345)
+    _, _, km = cv2.kmeans(lab * weights, 3, None, criteria, 8, cv2.KMEANS_PP_CENTERS)
+    rng = np.random.default_rng(12345)
+    triples = [km / weights] + [lab[rng.choice(len(lab), 3, replace=False)] for _ in range(RANDOM_STARTS)]
+    return [triple[list(perm)] for triple in triples for perm in itertools.permutations(range(3))]
+
+
+def _refine(lab: np.ndarray, centres: np.ndarray, iterations: int, weights: np.ndarray):
+    """k-means under the tile counts from ``centres``: ``(total, labels, centres, cost)``."""
+    c = np.asarray(centres, np.float32).copy()
+    for _ in range(iterations):
+        cost = lab_distance(lab[:, None, :], c[None, :, :], weights) ** 2
+        labels = assign_with_quota(cost)
+        c = np.stack([lab[labels == k].mean(axis=0) for k in range(3)])
+    cost = lab_distance(lab[:, None, :], c[None, :, :], weights) ** 2
+    labels = assign_with_quota(cost)
+    return float(cost[np.arange(len(labels)), labels].sum()), labels, c, cost
+
+
+def cluster_tiles(lab: np.ndarray, centres: np.ndarray | None = None, iterations: int = 4,
+                  weights: np.ndarray = LAB_WEIGHTS):
     """Split the 36 non-centre tile colours into grass/snow/rock under the known counts.
 
     Without ``centres`` (first setup frame) the classes are found by k-means and named by
@@ -117,30 +148,60 @@ def cluster_tiles(lab: np.ndarray, centres: np.ndarray | None = None, iterations
     refined from the calibration's. Returns ``(labels, centres, cost)``.
     """
     lab = np.asarray(lab, np.float32)
-    starts = []
-    if centres is not None:
-        starts.append(np.asarray(centres, np.float32))
-    else:
-        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
-        cv2.setRNGSeed(12345)
-        _, _, km = cv2.kmeans(lab * LAB_WEIGHTS, 3, None, criteria, 8, cv2.KMEANS_PP_CENTERS)
-        km = km / LAB_WEIGHTS
-        # Which cluster is which class is decided by the counts: try every naming.
-        for perm in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
-            starts.append(km[list(perm)])
-    best = None
-    for start in starts:
-        c = start.copy()
-        for _ in range(iterations):
-            cost = lab_distance(lab[:, None, :], c[None, :, :]) ** 2
-            labels = assign_with_quota(cost)
-            c = np.stack([lab[labels == k].mean(axis=0) for k in range(3)])
-        cost = lab_distance(lab[:, None, :], c[None, :, :]) ** 2
-        labels = assign_with_quota(cost)
-        total = float(cost[np.arange(len(labels)), labels].sum())
-        if best is None or total < best[0]:
-            best = (total, labels, c, cost)
+    starts = [np.asarray(centres, np.float32)] if centres is not None else _starts(lab, weights)
+    best = min((_refine(lab, start, iterations, weights) for start in starts), key=lambda r: r[0])
     return best[1], best[2], best[3]
+
+
+#: Lightness hardly counts in one of the first clusterings: a lamp's fall-off can make a
+#: far snow tile as dark as a near rock tile, while their hue and strength stay.
+HUE_FIRST_WEIGHTS = np.array([0.15, 1.0, 1.0], np.float32)
+#: A tile's cost is capped at this (squared ΔE) when labellings are compared: a ring a
+#: lamp's glare or a print's blotch makes unlike any class must not decide the board.
+_COST_CAP = 400.0
+
+
+def cluster_tiles_under_light(rgb: np.ndarray, cells: np.ndarray, rounds: int = 4):
+    """The tiles' classes (as :func:`cluster_tiles`) from their ring colours ``rgb`` (37
+    rows, RGB 0..1) on the ``cells`` given (a mask over the 37) when the light over the
+    board is unknown: three prints seen under one light that varies smoothly.
+
+    From every first clustering (:func:`_starts`, with lightness and nearly without: a
+    lamp's fall-off can make a far snow tile as dark as a near rock tile, and split the
+    grass in two) labelling and light are fitted in turn under the tile counts: each
+    class's colour is the median of its tiles, each tile's gain against its class colour
+    is fitted as a smooth field over the board (:func:`fit_gain_field`, robust to a few
+    strays) and the tiles, that light divided out, are labelled again. The labelling whose
+    re-lit tiles lie nearest their class colours wins. Returns ``(labels, cost)`` for the
+    masked cells, in their order (cost: squared weighted ΔE to each class, re-lit).
+    """
+    rgb = np.clip(np.asarray(rgb, np.float64), 0, 1)
+    lab = to_lab(rgb[cells])
+    seen, best = set(), None
+    for weights in (LAB_WEIGHTS, HUE_FIRST_WEIGHTS):
+        for start in _starts(lab, weights):
+            labels = _refine(lab, start, 2, weights)[1]
+            for _ in range(rounds):
+                if labels.tobytes() in seen:
+                    break
+                seen.add(labels.tobytes())
+                cost = _relit_cost(rgb, cells, labels)
+                total = float(np.minimum(cost[np.arange(len(labels)), labels], _COST_CAP).sum())
+                if best is None or total < best[0]:
+                    best = (total, labels, cost)
+                labels = assign_with_quota(cost)
+    return best[1], best[2]
+
+
+def _relit_cost(rgb: np.ndarray, cells: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """Squared ΔE of each masked tile to each class colour once the light that
+    ``labels`` implies is divided out."""
+    refs = np.stack([np.median(rgb[cells][labels == k], axis=0) for k in range(3)])
+    full = np.zeros(len(rgb), int)
+    full[cells] = labels
+    field = fit_gain_field(gain_of(rgb, refs[full]), cells)
+    relit = to_lab(np.clip(rgb / field, 0, 1)[cells])
+    return lab_distance(relit[:, None, :], to_lab(refs)[None, :, :]) ** 2
 
 
 def margin_confidence(best: np.ndarray, second: np.ndarray, scale: float = 8.0) -> np.ndarray:
