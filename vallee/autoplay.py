@@ -1,0 +1,142 @@
+"""A seeded random player: it answers whatever :meth:`Game.pending` asks with one of the
+legal options, for the random-play tests and ``maamut bench vallee``.
+
+It is not a strategy, only a fair sampler of legal play, nudged toward what ends a game
+(founding camps, keeping conquered ones) so that whole games reach their end.
+
+>>> from vallee.game import Game
+>>> game = Game.new({"players": ["red", "blue", "green"], "map": "sample", "seed": 5})
+>>> play_game(game, random.Random(5), max_turns=60).over
+True
+"""
+
+from __future__ import annotations
+
+import random
+
+from .core import BadRequest, IllegalRequest, cell_name, parse_cell
+from .game_turn import movable
+
+#: Chance that a player plays a card offered at a question.
+TRICK_CHANCE = 0.08
+
+
+def answer(game, rng: random.Random) -> dict:
+    """One legal entry for the question asked now."""
+    ask = game.pending()
+    kind = ask["kind"]
+    if ask["tricks"] and rng.random() < TRICK_CHANCE:
+        trick = trick_entry(game, rng, ask)
+        if trick is not None:
+            return trick
+    if kind in ("roll", "card", "tokens", "lot"):
+        return {"kind": kind}  # virtual components: the game draws
+    if kind == "pass":
+        return {"kind": "pass"}
+    if kind == "place_camp":
+        cell = rng.choice(ask["options"])
+        return {"kind": kind, "cell": cell, "field": cell in ask["field_options"] and rng.random() < 0.7}
+    if kind in ("return", "combat_cell"):
+        return {"kind": kind, "cell": rng.choice(ask["options"])}
+    if kind == "lose":
+        if "pawn" in ask:
+            return {"kind": kind, "cell": rng.choice(ask["options"])}
+        return {"kind": kind, "pawn": rng.choice(ask["options"])}
+    if kind == "species_order":
+        order = list(ask["options"])
+        rng.shuffle(order)
+        return {"kind": kind, "order": order}
+    if kind == "camp_taken":
+        return {"kind": kind, "choice": "keep" if rng.random() < 0.8 else "burn"}
+    if kind == "sow":
+        return {"kind": kind, "cells": [c for c in ask["options"] if rng.random() < 0.5][:1]}
+    if kind == "feed":
+        return {"kind": kind, "starve": starving(game, ask, rng)}
+    if kind == "move":
+        return movement(game, ask, rng)
+    raise ValueError(f"no answer for {kind!r}")
+
+
+def starving(game, ask, rng) -> list:
+    pawns = [(cell, "warriors") for cell, (w, _) in ask["options"].items() for _ in range(w)]
+    pawns += [(cell, "women") for cell, (_, f) in ask["options"].items() for _ in range(f)]
+    out = {}
+    for cell, sex in rng.sample(pawns, ask["starve"]):
+        out.setdefault(cell, {"cell": cell, "warriors": 0, "women": 0})[sex] += 1
+    return list(out.values())
+
+
+def movement(game, ask, rng) -> dict:
+    options = ask["options"]
+    if options["camps"] and rng.random() < 0.7:
+        return {"kind": "found_camp", "cell": rng.choice(options["camps"])}
+    if options["fire"] and rng.random() < 0.5:
+        return {"kind": "take_fire", "cell": rng.choice(options["fire"])}
+    groups = options["groups"]
+    if not groups or rng.random() < 0.25:
+        return {"kind": "done"}
+    for _ in range(6):
+        start = rng.choice(sorted(groups))
+        w, f = groups[start]
+        mw = rng.randint(0, w)
+        mf = rng.randint(0 if mw else min(1, f), f)
+        if mw + mf == 0:
+            continue
+        cell = parse_cell(start, "from")
+        path = []
+        for _ in range(rng.randint(1, max(1, options["max_cells"]))):
+            nxt = rng.choice(game.valley.neighbours(cell))
+            path.append(cell_name(nxt))
+            cell = nxt
+        entry = {"kind": "move", "from": start, "path": path, "warriors": mw, "women": mf}
+        if legal(game, entry):
+            return entry
+    return {"kind": "done"}
+
+
+def legal(game, entry) -> bool:
+    """Would the game take this move now? (checked on the rules, nothing changed)."""
+    from .game_turn import board, conditions, read_cell
+    from .tribes import Limits, Move, check_move
+
+    s = game.agenda[0]
+    player = s["player"]
+    try:
+        start = read_cell(game, entry["from"], "from")
+        path = tuple(read_cell(game, c, "path") for c in entry["path"])
+        free = movable(game, s, player).get(start, (0, 0))
+        if entry["warriors"] > free[0] or entry["women"] > free[1]:
+            return False
+        limits = Limits(season=game.info.season, max_cells=game.markers.move_limit,
+                        frozen=frozenset(game.markers.frozen_cells))
+        check_move(game.valley, board(game), Move(player, start, path, entry["warriors"], entry["women"]),
+                   conditions(game, ()), limits, game.variants)
+    except (IllegalRequest, BadRequest):
+        return False
+    return True
+
+
+def trick_entry(game, rng, ask) -> dict | None:
+    """A card offered now, with choices that are legal when the card needs none or few."""
+    simple = [t for t in ask["tricks"] if "via" not in t and t["card"] in (
+        "pierre_taillee", "propulseur", "silax", "cannibales", "espionnage", "filet", "racines", "engrais_naturel",
+        "herbes_de_fertilite", "terrasse", "fortes_tetes", "pieges", "torches", "nage", "troncs_d_arbre")]
+    if not simple:
+        return None
+    pick = rng.choice(simple)
+    return {"kind": "trick", "player": pick["player"], "card": pick["card"]}
+
+
+def play_game(game, rng: random.Random, max_turns: int = 200, check=None):
+    """Play ``game`` to its end (or ``max_turns``); ``check(game, events)`` after each entry."""
+    while not game.over and game.turn <= max_turns:
+        entry = answer(game, rng)
+        try:
+            events = game.apply(entry)
+        except IllegalRequest:
+            if entry["kind"] != "trick":
+                raise
+            continue  # a card whose conditions the sampler did not check: not played
+        if check is not None:
+            check(game, events)
+    return game
