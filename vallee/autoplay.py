@@ -30,7 +30,7 @@ def answer(game, rng: random.Random) -> dict:
         if trick is not None:
             return trick
     if kind in ("roll", "card", "tokens", "lot"):
-        return {"kind": kind}  # virtual components: the game draws
+        return physical(game, ask, rng) if ask.get("random") == "physical" else {"kind": kind}
     if kind == "pass":
         return {"kind": "pass"}
     if kind == "place_camp":
@@ -57,6 +57,20 @@ def answer(game, rng: random.Random) -> dict:
     raise ValueError(f"no answer for {kind!r}")
 
 
+def physical(game, ask, rng) -> dict:
+    """What a table would type for a physical draw: a die, a card of the deck, tokens of the bag."""
+    kind = ask["kind"]
+    if kind == "roll":
+        return {"kind": kind, "dice": [rng.randint(1, 6) for _ in range(ask["count"])]}
+    if kind == "lot":
+        return {"kind": kind, "player": rng.choice(ask["options"])}
+    if kind == "card":
+        pile = game.decks[ask["deck"]] or game.discards[ask["deck"]]
+        return {"kind": kind, "card": rng.choice(sorted(pile))}
+    drawn = rng.sample(sorted(game.bag), ask["count"])
+    return {"kind": kind, "tokens": [{"species": sp, "letter": le} for sp, le in drawn]}
+
+
 def starving(game, ask, rng) -> list:
     pawns = [(cell, "warriors") for cell, (w, _) in ask["options"].items() for _ in range(w)]
     pawns += [(cell, "women") for cell, (_, f) in ask["options"].items() for _ in range(f)]
@@ -78,8 +92,13 @@ def movement(game, ask, rng) -> dict:
     for _ in range(6):
         start = rng.choice(sorted(groups))
         w, f = groups[start]
-        mw = rng.randint(0, w)
-        mf = rng.randint(0 if mw else min(1, f), f)
+        if parse_cell(start, "from") in game.tribes[ask["player"]].camps:
+            f = min(f, max(0, game.tribes[ask["player"]].at(parse_cell(start, "from"))[1] - 1))  # keep the camp
+        if w and f and rng.random() < 0.5:
+            mw, mf = 1, 1  # a couple, to found a camp further on
+        else:
+            mw = rng.randint(0, w)
+            mf = rng.randint(0 if mw else min(1, f), f)
         if mw + mf == 0:
             continue
         cell = parse_cell(start, "from")

@@ -163,9 +163,11 @@ class Game:
         from .game_setup import start
 
         self._events: list = []
+        self._phase = "setup"
         start(self)
         self._run()
-        self._events = []
+        #: The events of the setup steps that ran before the first question.
+        self.setup_events, self._events = self._events, []
 
     # -- building --------------------------------------------------------------------
     @classmethod
@@ -240,6 +242,7 @@ class Game:
                 entry["player"] = ask["player"]
             step = self.agenda[0]
             self._ask = None
+            self._phase = step.get("phase", "setup")
             from .game_turn import STEPS
 
             if STEPS[step["step"]](self, step, entry) is True:  # a question returned: asked again
@@ -266,6 +269,7 @@ class Game:
                 next_turn(self)
                 continue
             step = self.agenda[0]
+            self._phase = step.get("phase", "setup")
             asked = STEPS[step["step"]](self, step, None)
             if isinstance(asked, dict):
                 self._ask = {"turn": self.turn, "phase": step.get("phase", "setup"), "step": step["step"], **asked}
@@ -290,7 +294,7 @@ class Game:
 
     # -- events and changes ---------------------------------------------------------------
     def emit(self, kind: str, rule: str, **data) -> dict:
-        event = {"type": kind, "rule": rule, **data}
+        event = {"type": kind, "rule": rule, "turn": self.turn, "phase": self._phase, **data}
         self._events.append(event)
         return event
 

@@ -233,11 +233,14 @@ def camp_choice(game, s, entry):
     return True
 
 
-def burn(game, s, player, cell) -> None:
+def burn(game, s, player, cell, fields: bool = False) -> None:
+    """The camp burnt: its women (those just captured) die; Terre brûlée takes its field too."""
     women = min(s["captured"], game.tribes[player].at(cell)[1])
     if women:
         game.change_pawns(player, cell, 0, -women, "camp_burnt", "camps.taken")
-    game.fields.pop(cell, None)
+    field = game.fields.pop(cell, None) if fields else None
+    if field:
+        game.emit("field", "trick.terre_brulee", cell=s["cell"], before=field["state"], after="destroyed")
     game.emit("camp_burnt", "camps.taken", player=player, cell=s["cell"])
     game.check_camps()
 

@@ -362,7 +362,7 @@ def scorched(game, ask, entry, player, card) -> None:
     use_cards(game, player, (card,), "combat")
     from .game_combat import burn
 
-    burn(game, s, s["player"], cell)
+    burn(game, s, s["player"], cell, fields=True)
     game._finish_step(s)
 
 

@@ -129,8 +129,9 @@ def next_turn(game) -> None:
     game.turn_players = len(game.on_board()) + len(returning)
     game.turn_log = {"hunt": {}, "births": {}, "killed": {}, "hidden": set(), "returning": returning}
     info = game.info
-    game.emit("turn", "phase.end", turn=game.turn, season=info.season, season_turn=info.season_turn,
-              year=info.year, phases=list(info.phases))
+    game._phase = "start"
+    game.emit("turn", "phase.end", season=info.season, season_turn=info.season_turn, year=info.year,
+              phases=list(info.phases))
     plan = []
     if info.runs("events"):
         plan.append({"step": "event_draw", "phase": "events"})
