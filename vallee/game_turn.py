@@ -813,7 +813,7 @@ def end(game, s, entry):
     from .game_events import end_of_turn_effects
 
     info = game.info
-    order_now = [p for p in game.order] or [p for p in game.seats if not game.tribes[p].out]
+    order_now = list(game.order) + [p for p in game.seats if p not in game.order and not game.tribes[p].out]
     may_return = {}
     for p in game.seats:
         tribe = game.tribes[p]
