@@ -198,7 +198,8 @@ def traps(game, ask, entry, player, card) -> None:
     from .combat import hunt_food
 
     food = sum(hunt_food(sp, n, game.markers.lean_meat) for sp, n in beasts.items())
-    settle_animals(game, s, player, cell, beasts, {player: game.tribes[player].at(cell), "animals": {}}, food)
+    settle_animals(game, s, player, cell, beasts, {player: game.tribes[player].at(cell),
+                                                   "animals": {sp: 0 for sp in beasts}}, food)
     game._finish_step(s)
 
 
