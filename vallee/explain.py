@@ -19,6 +19,10 @@ REASON_FR = {"survival": "survie", "hunt": "chasse", "camp_taken": "camp pris", 
              "killed": "tués", "camp_burnt": "camp brûlé", "epidemie": "épidémie", "arrival": "arrivée"}
 STOP_FR = {"range": "portée", "obstacle": "obstacle", "humans": "humains", "herd": "troupeau",
            "frozen_lake": "lac gelé", "pinned": "retenu", "blocked": "bloqué"}
+DIRECTION_FR = {"E": "l'est", "W": "l'ouest", "NE": "le nord-est", "NW": "le nord-ouest", "SE": "le sud-est",
+                "SW": "le sud-ouest", "N": "le nord", "S": "le sud"}
+DECIDED_FR = {"setup": "la mise en place", "camps": "les camps", "pawns": "les pions", "food": "la nourriture",
+              "draw": "tirage au sort"}
 #: Pawn changes the story leaves out: the event that caused them says it already.
 QUIET_REASONS = ("move", "birth", "setup", "return")
 SEX = {"warrior": ("a warrior", "un guerrier"), "woman": ("a woman", "une femme"),
@@ -52,7 +56,7 @@ def _moved(e) -> tuple[str, str]:
 
 def _animals_moved(e) -> tuple[str, str]:
     en = [f"Die {e['face']}: the animals go {e['direction']}"]
-    fr = [f"Dé {e['face']} : les animaux vont vers {e['direction']}"]
+    fr = [f"Dé {e['face']} : les animaux vont vers {DIRECTION_FR[e['direction']]}"]
     for m in e["moves"]:
         en.append(f"  {m['species']} ×{m['count']} {m['from']} → {m['to']} ({m['stop']})")
         fr.append(f"  {_fr_species(m['species'])} ×{m['count']} {m['from']} → {m['to']} ({STOP_FR.get(m['stop'], m['stop'])})")
@@ -109,7 +113,7 @@ TEXTS = {
     "animals_removed": lambda e: (f"{e['count']} {e['species']} leave {e['cell']} ({e['why']})",
                                   f"{e['count']} {_fr_species(e['species'])} quittent {e['cell']} ({REASON_FR.get(e['why'], e['why'])})"),
     "order": lambda e: (f"Turn order: {', '.join(e['order'])} (first by {e['decided_by']})",
-                        f"Ordre du tour : {', '.join(e['order'])} (premier par {e['decided_by']})"),
+                        f"Ordre du tour : {', '.join(e['order'])} (premier par {DECIDED_FR[e['decided_by']]})"),
     "moved": _moved,
     "moves_done": lambda e: (f"{e['player']} has moved", f"{e['player']} a fini ses déplacements"),
     "fight": _fight,

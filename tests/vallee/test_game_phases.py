@@ -82,13 +82,16 @@ def test_a_token_the_bag_lacks_is_refused_unless_it_hides_in_a_herd_of_its_speci
 
 def test_the_animal_die_moves_every_unit_forms_herds_and_tramples_fields():
     game = scene({"red": {"pawns": {"-3,2": [2, 1]}}, "blue": {"pawns": {"3,-3": [2, 1]}}}, turn=3,
-                 stop="animal_die", animals=[("wolf", "-3,1", 1), ("wolf", "-3,0", 1), ("bison", "1,1", 1)],
+                 stop="animal_die", animals=[("wolf", "-1,2", 1), ("wolf", "0,2", 1), ("bison", "-1,1", 1)],
                  fields={"0,1": "intact"})
-    events = play(game, {"kind": "roll", "dice": [3]})           # west... the compass of face 3
+    events = play(game, {"kind": "roll", "dice": [4]})           # face 4: east on the sample's compass
     moved = [e for e in events if e["type"] == "animals_moved"][0]
-    assert moved["direction"] == "W"
+    assert moved["direction"] == "E"
+    assert [(m["from"], m["to"], m["stop"]) for m in moved["moves"]] == [
+        ("-1,2", "1,2", "obstacle"), ("0,2", "1,2", "herd"), ("-1,1", "1,1", "range")]
+    assert sorted((a.species, a.cell, a.count) for a in game.animals.values()) == [
+        ("bison", (1, 1), 1), ("wolf", (1, 2), 2)]
     assert game.fields[(0, 1)]["state"] == "damaged"
-    assert "herd" not in types(events) or [a.count for a in game.animals.values() if a.species == "wolf"] == [2]
 
 
 # -- movement, camps --------------------------------------------------------------------------
