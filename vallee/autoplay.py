@@ -126,10 +126,17 @@ def legal(game, entry) -> bool:
         free = movable(game, s, player).get(start, (0, 0))
         if entry["warriors"] > free[0] or entry["women"] > free[1]:
             return False
-        limits = Limits(season=game.info.season, max_cells=game.markers.move_limit,
-                        frozen=frozenset(game.markers.frozen_cells))
-        check_move(game.valley, board(game), Move(player, start, path, entry["warriors"], entry["women"]),
-                   conditions(game, ()), limits, game.variants)
+        limits = Limits(
+            season=game.info.season, max_cells=game.markers.move_limit, frozen=frozenset(game.markers.frozen_cells)
+        )
+        check_move(
+            game.valley,
+            board(game),
+            Move(player, start, path, entry["warriors"], entry["women"]),
+            conditions(game, ()),
+            limits,
+            game.variants,
+        )
     except (IllegalRequest, BadRequest):
         return False
     return True
@@ -137,9 +144,29 @@ def legal(game, entry) -> bool:
 
 def trick_entry(game, rng, ask) -> dict | None:
     """A card offered now, with choices that are legal when the card needs none or few."""
-    simple = [t for t in ask["tricks"] if "via" not in t and t["card"] in (
-        "pierre_taillee", "propulseur", "silax", "cannibales", "espionnage", "filet", "racines", "engrais_naturel",
-        "herbes_de_fertilite", "terrasse", "fortes_tetes", "pieges", "torches", "nage", "troncs_d_arbre")]
+    simple = [
+        t
+        for t in ask["tricks"]
+        if "via" not in t
+        and t["card"]
+        in (
+            "pierre_taillee",
+            "propulseur",
+            "silax",
+            "cannibales",
+            "espionnage",
+            "filet",
+            "racines",
+            "engrais_naturel",
+            "herbes_de_fertilite",
+            "terrasse",
+            "fortes_tetes",
+            "pieges",
+            "torches",
+            "nage",
+            "troncs_d_arbre",
+        )
+    ]
     if not simple:
         return None
     pick = rng.choice(simple)

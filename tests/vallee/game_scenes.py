@@ -12,17 +12,38 @@ from vallee.game import Game
 from vallee.game_turn import next_turn, take_from_bag
 
 # The sample valley's cells used by the scenes (docs/vallee-api.md «The sample valley»).
-PLAIN_RIVER = "0,1"      # plain, region 4, on the lake
-FOREST = "1,1"           # forest, region 4
+PLAIN_RIVER = "0,1"  # plain, region 4, on the lake
+FOREST = "1,1"  # forest, region 4
 
 
-def scene(tribes: dict, turn: int = 3, stop: str = "event_draw", animals=(), fields=None, fire_rules=False,
-          variants=None, hands=None, held=(), random="physical", first=None, markers=None) -> Game:
+def scene(
+    tribes: dict,
+    turn: int = 3,
+    stop: str = "event_draw",
+    animals=(),
+    fields=None,
+    fire_rules=False,
+    variants=None,
+    hands=None,
+    held=(),
+    random="physical",
+    first=None,
+    markers=None,
+) -> Game:
     """``tribes``: name → {"pawns": {cell: [w, f]}, "camps": {cell: kind}, "food": n, "fire": bool};
     ``animals``: (species, cell, count); ``fields``: cell → state; ``hands``: name → card ids."""
     names = list(tribes)
-    game = Game.new({"players": names, "map": "sample", "seed": 1, "random": random, "first": first or names[0],
-                     "fire_rules": fire_rules, "variants": variants or {}})
+    game = Game.new(
+        {
+            "players": names,
+            "map": "sample",
+            "seed": 1,
+            "random": random,
+            "first": first or names[0],
+            "fire_rules": fire_rules,
+            "variants": variants or {},
+        }
+    )
     game.agenda = []
     game.held = list(held)
     game.turn = turn - 1

@@ -60,8 +60,9 @@ def test_blizzard_stops_every_human_and_takes_fire_from_everyone():
 
 
 def test_snowfall_spares_cave_cells_closes_the_mountains_and_a_fire_holder_who_lost_a_pawn_rolls():
-    game = winter(fire_rules=True, red={"pawns": {"0,-3": [2, 1], "0,-2": [2, 0]}, "camps": {"0,-3": "cave"},
-                                        "fire": True})
+    game = winter(
+        fire_rules=True, red={"pawns": {"0,-3": [2, 1], "0,-2": [2, 0]}, "camps": {"0,-3": "cave"}, "fire": True}
+    )
     play(game, {"kind": "card", "card": "chutes_de_neige"})
     assert pawns(game, "red") == {"0,-3": (2, 1), "0,-2": (1, 0)}
     assert (0, -2) in game.markers.closed and (0, -2) in game.markers.frozen_cells
@@ -71,9 +72,11 @@ def test_snowfall_spares_cave_cells_closes_the_mountains_and_a_fire_holder_who_l
 
 
 def test_an_eruption_burns_the_volcanoes_kills_on_the_lava_and_lets_fire_be_taken_there():
-    game = winter(fire_rules=True, red={"pawns": {"0,-3": [2, 1], "1,-2": [1, 0], "2,-2": [1, 1]},
-                                        "camps": {"0,-3": "cave"}},
-                  animals=[("bear", "2,-1", 1)])
+    game = winter(
+        fire_rules=True,
+        red={"pawns": {"0,-3": [2, 1], "1,-2": [1, 0], "2,-2": [1, 1]}, "camps": {"0,-3": "cave"}},
+        animals=[("bear", "2,-1", 1)],
+    )
     play(game, {"kind": "card", "card": "eruption"})
     assert (1, -2) in game.markers.burning and (2, -2) in game.markers.lava and (2, -2) not in game.closed_cells()
     assert not game.animals
@@ -100,7 +103,10 @@ def test_froidure_makes_everyone_eat_one_and_a_half():
 def test_a_long_winter_holds_the_marker_and_moves_the_end_of_season_phases_to_the_extra_turn():
     game = winter(turn=5)
     assert [s["step"] for s in game.agenda if s["step"] in ("births_all", "sowing_all", "trick_draw")] == [
-        "births_all", "sowing_all", "trick_draw"]
+        "births_all",
+        "sowing_all",
+        "trick_draw",
+    ]
     play(game, {"kind": "card", "card": "hiver_long"})
     assert game.held == [5] and not game.info.ends_season
     assert not [s for s in game.agenda if s["step"] in ("births_all", "sowing_all", "trick_draw")]
@@ -129,7 +135,7 @@ def test_a_cave_bear_rerolls_a_region_without_a_cave_then_fights_without_the_cav
     play(game, {"kind": "roll", "dice": [1]})
     ask = game.pending()
     assert (ask["step"], ask["sides"]) == ("fight", ["red", "animals"])
-    events = play(game, {"kind": "roll", "dice": [3, 4]})   # red 3+2 (no cave bonus) vs bear 4+1: tie
+    events = play(game, {"kind": "roll", "dice": [3, 4]})  # red 3+2 (no cave bonus) vs bear 4+1: tie
     assert game.pending()["kind"] == "roll"
     events = play(game, {"kind": "roll", "dice": [6, 1]})
     assert game.tribes["red"].food == 15 and not game.animals
@@ -138,11 +144,15 @@ def test_a_cave_bear_rerolls_a_region_without_a_cave_then_fights_without_the_cav
 
 def test_the_solitaire_is_drawn_by_a_die_when_both_are_free_and_joins_the_first_tribe_it_meets():
     game = winter(blue={"pawns": {"1,1": [1, 0]}})
-    play(game, {"kind": "card", "card": "solitaire"}, {"kind": "roll", "dice": [2]},
-         {"kind": "tokens", "tokens": [{"species": "rhino", "letter": "e"}]})
+    play(
+        game,
+        {"kind": "card", "card": "solitaire"},
+        {"kind": "roll", "dice": [2]},
+        {"kind": "tokens", "tokens": [{"species": "rhino", "letter": "e"}]},
+    )
     assert game.neutrals == [{"cell": (2, 1), "sex": "woman"}]
     play(game, {"kind": "tokens", "tokens": [{"species": "bison", "letter": "a"}]})  # arrivals
-    play(game, {"kind": "roll", "dice": [3]})     # the animals and the solitaire go west: 2,1 → 1,1
+    play(game, {"kind": "roll", "dice": [3]})  # the animals and the solitaire go west: 2,1 → 1,1
     assert game.neutrals == [] and pawns(game, "blue") == {"1,1": (1, 1)}
 
 
@@ -191,27 +201,42 @@ def test_an_epidemic_takes_a_woman_from_every_tribe_on_the_cell_each_owner_picks
 
 def test_an_epizootic_clears_the_species_drawn_and_its_arrivals_this_turn():
     game = summer(animals=[("bison", "2,0", 2), ("wolf", "3,0", 1)])
-    play(game, {"kind": "card", "card": "epizootie"}, {"kind": "tokens", "tokens": [{"species": "bison", "letter": "k"}]})
+    play(
+        game, {"kind": "card", "card": "epizootie"}, {"kind": "tokens", "tokens": [{"species": "bison", "letter": "k"}]}
+    )
     assert [a.species for a in game.animals.values()] == ["wolf"]
-    events = play(game, {"kind": "tokens", "tokens": [{"species": "bison", "letter": "a"},
-                                                      {"species": "tiger", "letter": "c"},
-                                                      {"species": "bear", "letter": "h"}]})
+    events = play(
+        game,
+        {
+            "kind": "tokens",
+            "tokens": [
+                {"species": "bison", "letter": "a"},
+                {"species": "tiger", "letter": "c"},
+                {"species": "bear", "letter": "h"},
+            ],
+        },
+    )
     refused = [e for e in events if e["type"] == "arrival_refused"]
     assert [(e["species"], e["why"]) for e in refused] == [("bison", "removed")]
     assert ("bison", "a") in game.bag
 
 
 def test_a_forest_fire_burns_the_region_kills_every_piece_there_and_a_village_goes():
-    game = summer(blue={"pawns": {"1,1": [2, 1], "0,1": [1, 1]}, "camps": {"1,1": "village"}},
-                  animals=[("tiger", "2,1", 1)])
+    game = summer(
+        blue={"pawns": {"1,1": [2, 1], "0,1": [1, 1]}, "camps": {"1,1": "village"}}, animals=[("tiger", "2,1", 1)]
+    )
     play(game, {"kind": "card", "card": "incendie_de_foret"}, {"kind": "roll", "dice": [4]})
     assert game.markers.burning == {(1, 0), (1, 1), (2, 1)}
     assert pawns(game, "blue") == {"0,1": (1, 1)} and not game.tribes["blue"].camps and not game.animals
 
 
 def test_a_flood_closes_the_banks_destroys_villages_and_fields_and_a_swimmer_survives():
-    game = summer(red={"pawns": {"-1,1": [2, 1], "-2,2": [1, 1]}, "camps": {"-1,1": "village"}},
-                  fields={"-1,1": "intact"}, animals=[("bison", "-1,2", 1)], hands={"red": ["nage"]})
+    game = summer(
+        red={"pawns": {"-1,1": [2, 1], "-2,2": [1, 1]}, "camps": {"-1,1": "village"}},
+        fields={"-1,1": "intact"},
+        animals=[("bison", "-1,2", 1)],
+        hands={"red": ["nage"]},
+    )
     play(game, {"kind": "card", "card": "inondation"}, {"kind": "roll", "dice": [3]})
     assert game.markers.flooded == {(-1, 1), (-2, 2), (-1, 2), (-2, 3), (-1, 3)}
     assert not game.tribes["red"].camps and not game.fields and not game.animals
@@ -253,8 +278,10 @@ def test_a_drought_damages_fields_and_stops_fishing_until_the_end_of_summer():
 
 
 def test_an_earthquake_kills_animals_in_the_mountain_and_around_it_and_one_human_per_cell():
-    game = summer(red={"pawns": {"0,-3": [2, 1], "-1,-1": [1, 0]}, "camps": {"0,-3": "cave"}},
-                  animals=[("bison", "-1,-1", 1), ("bear", "1,-3", 1), ("wolf", "3,0", 1)])
+    game = summer(
+        red={"pawns": {"0,-3": [2, 1], "-1,-1": [1, 0]}, "camps": {"0,-3": "cave"}},
+        animals=[("bison", "-1,-1", 1), ("bear", "1,-3", 1), ("wolf", "3,0", 1)],
+    )
     play(game, {"kind": "card", "card": "tremblement_de_terre"}, {"kind": "roll", "dice": [1]})
     assert [a.species for a in game.animals.values()] == ["wolf"]
     play(game, {"kind": "lose", "pawn": "woman"})
