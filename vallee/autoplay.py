@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from .core import BadRequest, IllegalRequest, cell_name, parse_cell
-from .game_turn import movable
+from .game_moves import movable
 
 #: Chance that a player plays a card offered at a question.
 TRICK_CHANCE = 0.08
@@ -115,7 +115,8 @@ def movement(game, ask, rng) -> dict:
 
 def legal(game, entry) -> bool:
     """Would the game take this move now? (checked on the rules, nothing changed)."""
-    from .game_turn import board, conditions, read_cell
+    from .game_moves import board
+    from .game_turn import conditions, read_cell
     from .tribes import Limits, Move, check_move
 
     s = game.agenda[0]

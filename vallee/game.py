@@ -123,7 +123,7 @@ class Game:
     """One game; build it with :meth:`new` (a setup) or :meth:`replay` (setup + entries)."""
 
     def __init__(self, setup: dict):
-        from . import game_combat, game_events, game_turn  # noqa: F401  (their steps register)
+        from . import game_combat, game_events, game_moves, game_turn  # noqa: F401  (their steps register)
         from .game_setup import read_setup
 
         self.setup = read_setup(setup)

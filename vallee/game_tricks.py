@@ -594,7 +594,7 @@ def love(game, ask, entry, player, card) -> None:
     game.change_pawns(player, cell, w, f, "coup_de_foudre", "trick.coup_de_foudre")
     mark = game.agenda[0]
     if mark.get("step") == "movement":
-        from .game_turn import mark_moved
+        from .game_moves import mark_moved
 
         mark_moved(mark, cell, w, f)
     game.check_camps()
@@ -632,13 +632,13 @@ def rockfall(game, ask, entry, player, card) -> None:
     """Chute de pierre / Incendiaire (gap V68): a pawn that did not move and will not
     fight buries (or burns, a forest in summer) every piece on a neighbouring cell."""
     from .game_events import kill_all
-    from .game_turn import moved_here
+    from .game_moves import moved_here
 
     s = game.agenda[0]
     cell, target = _cell(game, entry), _cell(game, entry, "target")
     w, f = game.tribes[player].at(cell)
     still = w + f > sum(moved_here(s, cell))
-    from .game_turn import board
+    from .game_moves import board
 
     quiet = not board(game).opponents(cell, player)
     terrain = game.valley.terrain
