@@ -338,12 +338,17 @@ class Game:
         return MAX_WARRIORS - tribe.warriors, MAX_WOMEN - tribe.women
 
     def check_camps(self, rule: str = "camps.abandoned") -> None:
-        """A camp without one of its tribe's women on its cell is abandoned (rules §4),
-        except a Pacs camp until the end of the turn after its founding."""
+        """After pawns were lost or moved: a camp without one of its tribe's women on its
+        cell is abandoned (rules §4), except a Pacs camp until the end of the turn after its
+        founding; a tamed wolf left without its tribe goes wild (ruling G10)."""
         for name, tribe in self.tribes.items():
             for cell in list(tribe.camps):
                 if tribe.at(cell)[1] == 0 and cell not in tribe.pacs:
                     self.remove_camp(name, cell, "abandoned", rule)
+            if tribe.wolf is not None and tribe.wolf not in tribe.pawns:
+                from .game_tricks import wolf_goes_wild
+
+                wolf_goes_wild(self, name)
 
     def remove_camp(self, player: str, cell: Cell, why: str, rule: str) -> None:
         tribe = self.tribes[player]

@@ -370,8 +370,3 @@ def settle_animals(game, s, holder, cell, beasts, state, food) -> None:
         else:
             game.turn_log["hunt"][holder] = game.turn_log["hunt"].get(holder, 0) + food
     game.check_camps()
-    tribe = game.tribes.get(holder)
-    if tribe is not None and tribe.wolf == cell and cell not in tribe.pawns:
-        from .game_tricks import wolf_goes_wild
-
-        wolf_goes_wild(game, holder)

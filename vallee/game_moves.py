@@ -244,10 +244,6 @@ def move_group(game, s, player, entry) -> None:
         women=f,
         stops=[[cell_name(c), why] for c, why in checked.stops],
     )
-    if tribe.wolf == start and start not in tribe.pawns:
-        from .game_tricks import wolf_goes_wild
-
-        wolf_goes_wild(game, player)
     if game.neutrals:
         from .game_events import solitaire_meets
 

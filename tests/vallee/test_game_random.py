@@ -62,8 +62,7 @@ class Ledger:
 def play_checked(setup, seed):
     game = Game.new(setup)
     ledger = Ledger(game)
-    play_game(game, random.Random(seed), max_turns=TURN_LIMIT, check=ledger.check)
-    return game
+    return play_game(game, random.Random(seed), max_turns=TURN_LIMIT, check=ledger.check)
 
 
 SETUPS = [
