@@ -26,7 +26,8 @@ from .variants import DEFAULT, Variants
 
 CAMP_BONUS = {None: 0, "village": 1, "cave": 2}
 #: Trick cards that add to rolls (rules «Texte des cartes astuces»): all fights / only animals.
-CARD_BONUS = {"pierre_taillee": 2, "propulseur": 2, "silax": 1}
+#: A tamed wolf (Louveteau) adds 1 like a warrior (gap V53).
+CARD_BONUS = {"pierre_taillee": 2, "propulseur": 2, "silax": 1, "louveteau": 1}
 CARD_BONUS_ANIMALS = {"torches": 2}
 CARDS = tuple(CARD_BONUS) + tuple(CARD_BONUS_ANIMALS)
 POLICIES = ("women_first", "warriors_first")

@@ -60,6 +60,49 @@ def cmd_map_check(args) -> int:
     return code
 
 
+def cmd_replay(args) -> int:
+    from rulekit.jsonrequest import malformed, print_json, print_text
+
+    from .api import EXIT_MALFORMED
+    from .replay import RecordProblem, replay_file
+
+    try:
+        game, phases = replay_file(args.file, args.lang)
+    except RecordProblem as exc:
+        if args.json:
+            print_json(malformed(exc.field, exc.message))
+        else:
+            print_text(f"maamut vallee replay: {exc.message}\n")
+        return EXIT_MALFORMED
+    if args.json:
+        print_json({"ok": True, "entries": len(game.entries), "phases": phases, "state": game.to_json()})
+        return 0
+    lines = []
+    for phase in phases:
+        lines.append(f"[{phase['turn']}] {phase['title']}")
+        lines.extend(f"  {line}" for line in phase["lines"])
+    asked = game.pending()
+    if asked:
+        lines.append(("Maintenant : " if args.lang == "fr" else "Now: ") + asked[args.lang])
+    print_text("\n".join(lines) + "\n")
+    return 0
+
+
+def cmd_bench(args) -> dict:
+    from .bench import run_vallee_bench
+
+    return run_vallee_bench(seconds=args.seconds)
+
+
+def register_bench(bench_targets) -> None:
+    p = bench_targets.add_parser("vallee", help="La Vallée: animal phases per second, combat odds, random games per second",
+                                 description="Time La Vallée's referee on one core: a whole animal phase with 40 units, "
+                                             "the exact odds of 10 warriors against 10 wolves, whole random games.")
+    p.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    p.add_argument("--seconds", type=float, default=2.0, help="time spent on each figure (default 2)")
+    p.set_defaults(handler=cmd_bench)
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser("vallee", help="companion for La Vallée des Mammouths (Bruno Faidutti)",
                               description="La Vallée des Mammouths: maps, calendar, animal movement, combat odds, "
@@ -121,6 +164,14 @@ def register(subparsers) -> None:
     k.add_argument("--held", type=int, action="append", metavar="TURN",
                    help="a turn whose season marker stayed (long winter, mild autumn); repeatable")
     k.set_defaults(handler=cmd_calendar)
+    y = sub.add_parser("replay", help="replay a game journal and tell it phase by phase",
+                       description="Replay a game journal (docs/vallee-game.md «The record»): every roll, draw and "
+                                   "choice recorded, explained phase by phase in French or English. Exit 2 when the "
+                                   "file cannot be read or one of its lines cannot be replayed.")
+    y.add_argument("file", help="the game's journal (JSON lines)")
+    y.add_argument("--lang", choices=("en", "fr"), default="en", help="language of the story (default en)")
+    y.add_argument("--json", action="store_true", help="print the story and the final state as one JSON object")
+    y.set_defaults(handler=cmd_replay)
     r = sub.add_parser("rules", help="list the rule ids with their rulebook sections and our paraphrases",
                        description="Print every rule id the Vallée referee cites (event.* and trick.* cards "
                                    "included), with the rulebook section and our own paraphrase.")
