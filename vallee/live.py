@@ -11,7 +11,8 @@ with the events it caused, in English and French. An undo is said the same way
 The public view never carries a hand: a hand is a number of cards there, and the cards a
 player may play now are listed only in that player's own view, reached by a short link
 (:meth:`ValleeTable.token`) the referee hands out. The links are keyed on a secret kept
-beside the journal, so they survive a restart and change with every new game.
+beside the journal and made anew for each game: they survive a restart and change with
+every new game.
 
 >>> import os, tempfile
 >>> table = ValleeTable(os.path.join(tempfile.mkdtemp(), "vallee.jsonl"))
@@ -180,6 +181,7 @@ class ValleeTable:
     def start(self, setup: dict) -> None:
         with self.lock:
             self.table.new_game(setup)
+            self._key = _secret(self.path.with_name(self.path.name + ".key"), fresh=True)
             self._rebuild()
             self.said = {"en": "New game", "fr": "Nouvelle partie"}
             self._changed()
@@ -332,11 +334,12 @@ def _by_policy(game, ask, policy: str) -> str:
     return first if first in options else other
 
 
-def _secret(path: Path) -> bytes:
-    """The key of the players' links, made once and kept (0600) beside the journal."""
+def _secret(path: Path, fresh: bool = False) -> bytes:
+    """The key of the players' links, kept (0600) beside the journal; made anew for each
+    game (``fresh``), so that a new game's links are new."""
     try:
         key = path.read_bytes()
-        if len(key) >= 32:
+        if len(key) >= 32 and not fresh:
             return key
     except OSError:
         pass
