@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import random
 
-from .core import BadRequest, IllegalRequest, cell_name, parse_cell
-from .game_turn import movable
+from .core import DIRECTION_NAMES, SPECIES, BadRequest, IllegalRequest, cell_name, parse_cell
+from .game_moves import movable
 
 #: Chance that a player plays a card offered at a question.
-TRICK_CHANCE = 0.08
+TRICK_CHANCE = 0.1
 
 
 def answer(game, rng: random.Random) -> dict:
@@ -115,7 +115,8 @@ def movement(game, ask, rng) -> dict:
 
 def legal(game, entry) -> bool:
     """Would the game take this move now? (checked on the rules, nothing changed)."""
-    from .game_turn import board, conditions, read_cell
+    from .game_moves import board
+    from .game_turn import conditions, read_cell
     from .tribes import Limits, Move, check_move
 
     s = game.agenda[0]
@@ -126,36 +127,64 @@ def legal(game, entry) -> bool:
         free = movable(game, s, player).get(start, (0, 0))
         if entry["warriors"] > free[0] or entry["women"] > free[1]:
             return False
-        limits = Limits(season=game.info.season, max_cells=game.markers.move_limit,
-                        frozen=frozenset(game.markers.frozen_cells))
-        check_move(game.valley, board(game), Move(player, start, path, entry["warriors"], entry["women"]),
-                   conditions(game, ()), limits, game.variants)
+        limits = Limits(
+            season=game.info.season, max_cells=game.markers.move_limit, frozen=frozenset(game.markers.frozen_cells)
+        )
+        check_move(
+            game.valley,
+            board(game),
+            Move(player, start, path, entry["warriors"], entry["women"]),
+            conditions(game, ()),
+            limits,
+            game.variants,
+        )
     except (IllegalRequest, BadRequest):
         return False
     return True
 
 
 def trick_entry(game, rng, ask) -> dict | None:
-    """A card offered now, with choices that are legal when the card needs none or few."""
-    simple = [t for t in ask["tricks"] if "via" not in t and t["card"] in (
-        "pierre_taillee", "propulseur", "silax", "cannibales", "espionnage", "filet", "racines", "engrais_naturel",
-        "herbes_de_fertilite", "terrasse", "fortes_tetes", "pieges", "torches", "nage", "troncs_d_arbre")]
-    if not simple:
+    """A card offered now, with its choices sampled among plausible ones (the game refuses
+    the implausible: the caller tries it on a copy)."""
+    offered = [t for t in ask["tricks"] if "via" not in t]
+    if not offered:
         return None
-    pick = rng.choice(simple)
-    return {"kind": "trick", "player": pick["player"], "card": pick["card"]}
+    pick = rng.choice(offered)
+    player = pick["player"]
+    entry = {"kind": "trick", "player": player, "card": pick["card"]}
+    mine = sorted(game.tribes[player].pawns) or [game.valley.cells[0]]
+    cell = rng.choice(mine + sorted(c for c, f in game.fields.items() if f["owner"] == player))
+    near = game.valley.neighbours(cell)
+    others = [p for p in game.seats if p != player] or [player]
+    entry.update({
+        "cell": cell_name(cell), "target": cell_name(rng.choice(near)), "to": cell_name(rng.choice(near)),
+        "from": rng.choice(others + [cell_name(rng.choice(near))]), "pawn": rng.choice(("warrior", "woman")),
+        "sex": rng.choice(("warrior", "woman")), "species": rng.choice(sorted(SPECIES)),
+        "direction": rng.choice(DIRECTION_NAMES[game.valley.orientation]), "steal": rng.choice(("food", "fire")),
+        "use": rng.choice(("bonus", "fire")),
+    })
+    if pick["card"] == "appeau":
+        entry["from"] = cell_name(rng.choice(near))
+    if pick["card"] == "fievre_puerperale":
+        done = [(p, c) for p, cells in game.turn_log.get("births", {}).items() if p != player for c in cells]
+        entry["targets"] = [{"player": p, "cell": c} for p, c in rng.sample(done, min(2, len(done)))]
+    return entry
 
 
 def play_game(game, rng: random.Random, max_turns: int = 200, check=None):
-    """Play ``game`` to its end (or ``max_turns``); ``check(game, events)`` after each entry."""
+    """Play ``game`` to its end (or ``max_turns``); ``check(game, events)`` after each entry.
+    Returns the game played (a card is tried on a copy, which then becomes the game)."""
     while not game.over and game.turn <= max_turns:
         entry = answer(game, rng)
-        try:
+        if entry["kind"] == "trick":
+            trial = game.copy()
+            try:
+                events = trial.apply(entry)
+            except (IllegalRequest, BadRequest):
+                continue  # choices the sampler got wrong: the card is not played
+            game = trial
+        else:
             events = game.apply(entry)
-        except IllegalRequest:
-            if entry["kind"] != "trick":
-                raise
-            continue  # a card whose conditions the sampler did not check: not played
         if check is not None:
             check(game, events)
     return game

@@ -30,8 +30,9 @@ def forty_units(seed: int = 40):
     while len(units) < 40:
         species = rng.choice(list(SPECIES))
         cell = rng.choice(land)
-        if (species, cell) in taken or (valley.terrain[cell] in (MOUNTAIN, VOLCANO)
-                                        and not SPECIES[species].enters_mountains):
+        if (species, cell) in taken or (
+            valley.terrain[cell] in (MOUNTAIN, VOLCANO) and not SPECIES[species].enters_mountains
+        ):
             continue
         taken.add((species, cell))
         units.append(Unit(f"u{len(units)}", species, cell, 1))
@@ -60,7 +61,8 @@ def pin_to_one_core() -> int | None:
     return core
 
 
-def run_vallee_bench(seconds: float = 2.0, seed: int = 20011) -> dict:
+def run_vallee_bench(seconds: float = 2.0, seed: int = 20011, pin: bool = True) -> dict:
+    """The figures; ``pin``: run on one core (the command does; a caller may not want it)."""
     from fractions import Fraction
 
     from .animals import Conditions, move_animals
@@ -68,7 +70,7 @@ def run_vallee_bench(seconds: float = 2.0, seed: int = 20011) -> dict:
     from .combat import Tribe, cell_odds
     from .game import Game
 
-    core = pin_to_one_core()
+    core = pin_to_one_core() if pin else None
     valley, units, humans = forty_units()
     conditions = Conditions(humans=humans)
     faces = iter(range(10**9))
@@ -77,6 +79,7 @@ def run_vallee_bench(seconds: float = 2.0, seed: int = 20011) -> dict:
     def odds():
         result = cell_odds([Tribe("red", warriors=10)], {"wolf": 10})
         assert Fraction(0) < result.holder["red"] < 1
+
     per_odds = 1 / _rate(odds, seconds)
 
     seeds = iter(range(seed, seed + 10**9))
@@ -85,7 +88,14 @@ def run_vallee_bench(seconds: float = 2.0, seed: int = 20011) -> dict:
         s = next(seeds)
         g = Game.new({"players": ["red", "blue", "green", "ochre"][: 2 + s % 3], "map": "sample", "seed": s})
         play_game(g, random.Random(s), max_turns=200)
+
     games = _rate(game, seconds)
-    return {"animal_phases_per_s": round(phases, 1), "combat_odds_ms": round(per_odds * 1000, 2),
-            "games_per_s": round(games, 2), "animal_phase_ms": round(1000 / phases, 3), "units": len(units),
-            "seconds_per_figure": seconds, "core": core}
+    return {
+        "animal_phases_per_s": round(phases, 1),
+        "combat_odds_ms": round(per_odds * 1000, 2),
+        "games_per_s": round(games, 2),
+        "animal_phase_ms": round(1000 / phases, 3),
+        "units": len(units),
+        "seconds_per_figure": seconds,
+        "core": core,
+    }

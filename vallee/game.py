@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 from .board import Valley
 from .calendar import TurnInfo, turn_info
-from .core import BadRequest, Cell, IllegalRequest, cell_name, reading_key
+from .core import BadRequest, Cell, IllegalRequest, ValleeError, cell_name, reading_key
 from .variants import Variants
 
 RECORD_FORMAT = "vallee-game/1"
@@ -54,17 +54,17 @@ class Tribe:
     """One player's tribe: pawns per cell ([warriors, women]), camps, food, hand, fire."""
 
     name: str
-    pawns: dict = field(default_factory=dict)   # cell → [warriors, women]
-    camps: dict = field(default_factory=dict)   # cell → "village" | "cave"
+    pawns: dict = field(default_factory=dict)  # cell → [warriors, women]
+    camps: dict = field(default_factory=dict)  # cell → "village" | "cave"
     food: int = START_FOOD
-    hand: list = field(default_factory=list)    # trick ids, or HIDDEN
+    hand: list = field(default_factory=list)  # trick ids, or HIDDEN
     fire: bool = False
-    returned: bool = False    # used its one return (rules «Le retour…»)
-    out: bool = False         # eliminated for good
-    announced: bool = False   # announced four camps at the last end of turn
-    pacs: dict = field(default_factory=dict)   # camp cell → turn founded without a woman (Pacs)
+    returned: bool = False  # used its one return (rules «Le retour…»)
+    out: bool = False  # eliminated for good
+    announced: bool = False  # announced four camps at the last end of turn
+    pacs: dict = field(default_factory=dict)  # camp cell → turn founded without a woman (Pacs)
     wolf: Cell | None = None  # the cell of its tamed wolf (Louveteau)
-    wolf_letter: str = ""     # the tamed wolf's token letter ("" unlettered)
+    wolf_letter: str = ""  # the tamed wolf's token letter ("" unlettered)
     turn_cards: list = field(default_factory=list)  # cards lasting this turn: silax, torches, cannibales
 
     @property
@@ -102,9 +102,9 @@ class Animal:
 class Markers:
     flooded: set = field(default_factory=set)
     burning: set = field(default_factory=set)
-    closed: set = field(default_factory=set)        # closed this turn (snow, volcanoes)
+    closed: set = field(default_factory=set)  # closed this turn (snow, volcanoes)
     frozen_cells: set = field(default_factory=set)  # pawns there may not move this turn
-    lava: set = field(default_factory=set)          # lava flowed this turn (fire may be taken)
+    lava: set = field(default_factory=set)  # lava flowed this turn (fire may be taken)
     frozen_rivers: set = field(default_factory=set)
     drought: bool = False
     lean_meat: bool = False
@@ -123,7 +123,7 @@ class Game:
     """One game; build it with :meth:`new` (a setup) or :meth:`replay` (setup + entries)."""
 
     def __init__(self, setup: dict):
-        from . import game_combat, game_events, game_turn  # noqa: F401  (their steps register)
+        from . import game_combat, game_events, game_moves, game_turn  # noqa: F401  (their steps register)
         from .game_setup import read_setup
 
         self.setup = read_setup(setup)
@@ -141,13 +141,13 @@ class Game:
         self.animals: dict[str, Animal] = {}
         self.bag: list = []
         self.wolves_reserve = 0
-        self.fields: dict = {}        # cell → {"state": intact|damaged, "palisade": bool, "owner": name}
+        self.fields: dict = {}  # cell → {"state": intact|damaged, "palisade": bool, "owner": name}
         self.markers = Markers()
         self.neutrals: list[dict] = []  # the solitaire pawns: {"cell": Cell, "sex": "warrior"|"woman"}
         self.decks: dict = {}
         self.discards: dict = {}
-        self.lasting: list = []      # event cards lying face up while their effect lasts
-        self.trick_pile: list = []   # ids (virtual) or HIDDEN (physical)
+        self.lasting: list = []  # event cards lying face up while their effect lasts
+        self.trick_pile: list = []  # ids (virtual) or HIDDEN (physical)
         self.trick_discards: list = []
         self.order: tuple[str, ...] = ()
         self.first_setup: str | None = None
@@ -156,7 +156,7 @@ class Game:
         self.over = False
         self.winners: tuple[str, ...] = ()
         self.reason: str | None = None
-        self.turn_log: dict = {}      # facts of this turn later steps need (births, kills…)
+        self.turn_log: dict = {}  # facts of this turn later steps need (births, kills…)
         self._ask: dict | None = None
         self._info: TurnInfo | None = None
         self.turn_players = len(self.seats)  # tribes counted for this turn's arrivals (gap V25)
@@ -233,11 +233,17 @@ class Game:
             if ask is None:
                 _fail("nothing is asked now", "rien n'est demandé maintenant", "request.format")
             if kind not in ask.get("kinds", (ask["kind"],)):
-                _fail(f"the table is asked for {ask['kind']!r}, not {kind!r}",
-                      f"la table attend {ask['kind']!r}, pas {kind!r}", f"phase.{ask['phase']}")
+                _fail(
+                    f"the table is asked for {ask['kind']!r}, not {kind!r}",
+                    f"la table attend {ask['kind']!r}, pas {kind!r}",
+                    f"phase.{ask['phase']}",
+                )
             if ask.get("player") and entry.get("player", ask["player"]) != ask["player"]:
-                _fail(f"it is {ask['player']}'s choice, not {entry.get('player')}'s",
-                      f"c'est à {ask['player']} de choisir, pas à {entry.get('player')}", f"phase.{ask['phase']}")
+                _fail(
+                    f"it is {ask['player']}'s choice, not {entry.get('player')}'s",
+                    f"c'est à {ask['player']} de choisir, pas à {entry.get('player')}",
+                    f"phase.{ask['phase']}",
+                )
             if ask.get("player"):
                 entry["player"] = ask["player"]
             step = self.agenda[0]
@@ -313,8 +319,11 @@ class Game:
         w, f = tribe.at(cell)
         w, f = w + warriors, f + women
         if w < 0 or f < 0:
-            _fail(f"{player} has not that many pawns on {cell_name(cell)}",
-                  f"{player} n'a pas autant de pions en {cell_name(cell)}", "tribes.pieces")
+            _fail(
+                f"{player} has not that many pawns on {cell_name(cell)}",
+                f"{player} n'a pas autant de pions en {cell_name(cell)}",
+                "tribes.pieces",
+            )
         if tribe.warriors + warriors > MAX_WARRIORS or tribe.women + women > MAX_WOMEN:
             _fail(f"{player} has no piece left for that", f"{player} n'a plus de pion pour cela", "pieces.tribe")
         if w or f:
@@ -322,20 +331,24 @@ class Game:
         else:
             tribe.pawns.pop(cell, None)
         if warriors or women:
-            self.emit("pawns", rule, player=player, cell=cell_name(cell), warriors=warriors, women=women,
-                      reason=reason)
+            self.emit("pawns", rule, player=player, cell=cell_name(cell), warriors=warriors, women=women, reason=reason)
 
     def free_pieces(self, player: str) -> tuple[int, int]:
         tribe = self.tribes[player]
         return MAX_WARRIORS - tribe.warriors, MAX_WOMEN - tribe.women
 
     def check_camps(self, rule: str = "camps.abandoned") -> None:
-        """A camp without one of its tribe's women on its cell is abandoned (rules §4),
-        except a Pacs camp until the end of the turn after its founding."""
+        """After pawns were lost or moved: a camp without one of its tribe's women on its
+        cell is abandoned (rules §4), except a Pacs camp until the end of the turn after its
+        founding; a tamed wolf left without its tribe goes wild (ruling G10)."""
         for name, tribe in self.tribes.items():
             for cell in list(tribe.camps):
                 if tribe.at(cell)[1] == 0 and cell not in tribe.pacs:
                     self.remove_camp(name, cell, "abandoned", rule)
+            if tribe.wolf is not None and tribe.wolf not in tribe.pawns:
+                from .game_tricks import wolf_goes_wild
+
+                wolf_goes_wild(self, name)
 
     def remove_camp(self, player: str, cell: Cell, why: str, rule: str) -> None:
         tribe = self.tribes[player]
@@ -353,8 +366,11 @@ class Game:
 
     def may_take_fire(self, player: str) -> bool:
         tribe = self.tribes[player]
-        return self.fire_rules and not tribe.fire and (
-            bool(tribe.camps) or self.variants.fire_without_camp == "kept_until_camp")
+        return (
+            self.fire_rules
+            and not tribe.fire
+            and (bool(tribe.camps) or self.variants.fire_without_camp == "kept_until_camp")
+        )
 
     # -- who stands where -----------------------------------------------------------------
     def occupants(self, cell: Cell) -> dict:
@@ -403,8 +419,11 @@ class Game:
             if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
                 raise BadRequest(f"dice.{i}", "a die shows 1 to 6")
         if drawn is not None and given != drawn:
-            _fail("the dice are virtual: the companion rolls them (leave \"dice\" out)",
-                  "les dés sont virtuels : le compagnon les lance (omettez \"dice\")", "random.virtual")
+            _fail(
+                'the dice are virtual: the companion rolls them (leave "dice" out)',
+                'les dés sont virtuels : le compagnon les lance (omettez "dice")',
+                "random.virtual",
+            )
         self.drew("dice")
         entry["dice"] = list(given)
         return list(given)
@@ -461,22 +480,23 @@ def replay_prefix(lines) -> tuple[Game, str | None, int]:
                     raise ValueError(f"not a {RECORD_FORMAT} header")
                 game = Game(record["setup"])
             elif record.get("undo"):
+                if not entries:
+                    raise ValueError("nothing to undo")
                 entries = entries[:-1]
                 game = Game.replay(game.setup["json"], entries)
             elif "entry" in record:
-                try:
-                    game.apply(record["entry"])
-                except Exception:  # an entry refused half-way: back to the game before it
-                    game = Game.replay(game.setup["json"], entries)
-                    raise
+                game.apply(record["entry"])
                 entries.append(game.entries[-1])
             else:
                 raise ValueError("neither an entry nor an undo")
-        except (RequestError, ValueError, KeyError, TypeError, IllegalRequest, BadRequest) as exc:
+        except Exception as exc:  # any line that cannot be replayed ends the valid beginning
             message = getattr(exc, "message", None) or str(exc)
             if game is None:
+                if not isinstance(exc, (RequestError, ValueError, KeyError, TypeError, ValleeError)):
+                    raise
                 raise ValueError(f"line {number}: {message}") from None
-            return game, f"line {number}: {message}", kept
+            # an entry refused half-way: back to the game of the entries before it
+            return Game.replay(game.setup["json"], entries), f"line {number}: {message}", kept
         kept += 1
     if game is None:
         raise ValueError("no line starts a game")
@@ -487,5 +507,17 @@ def sorted_cells(cells) -> list:
     return sorted(cells, key=reading_key)
 
 
-__all__ = ["Game", "Tribe", "Animal", "Markers", "replay_prefix", "setup_line", "entry_line", "undo_line",
-           "RECORD_FORMAT", "COMPONENTS", "MODES", "HIDDEN"]
+__all__ = [
+    "Game",
+    "Tribe",
+    "Animal",
+    "Markers",
+    "replay_prefix",
+    "setup_line",
+    "entry_line",
+    "undo_line",
+    "RECORD_FORMAT",
+    "COMPONENTS",
+    "MODES",
+    "HIDDEN",
+]

@@ -44,8 +44,10 @@ def combat_cells(game, player: str | None = None) -> list:
 
 @step("combat")
 def combat(game, s, entry):
-    game.then(*({"step": "combat_player", "phase": "combat", "player": p} for p in game.order),
-              {"step": "combat_neutrals", "phase": "combat"})
+    game.then(
+        *({"step": "combat_player", "phase": "combat", "player": p} for p in game.order),
+        {"step": "combat_neutrals", "phase": "combat"},
+    )
     return True
 
 
@@ -59,12 +61,20 @@ def combat_player(game, s, entry):
         game.first(fight_step(game, cells[0]))
         return False
     if entry is None:
-        return {"kind": "combat_cell", "player": player, "options": names(cells),
-                "en": f"{player}: which of your combats first?", "fr": f"{player} : lequel de vos combats d'abord ?"}
+        return {
+            "kind": "combat_cell",
+            "player": player,
+            "options": names(cells),
+            "en": f"{player}: which of your combats first?",
+            "fr": f"{player} : lequel de vos combats d'abord ?",
+        }
     cell = read_cell(game, entry.get("cell"), "cell")
     if cell not in cells:
-        _fail(f"no combat of {player} on {cell_name(cell)}", f"pas de combat de {player} en {cell_name(cell)}",
-              "phase.combat")
+        _fail(
+            f"no combat of {player} on {cell_name(cell)}",
+            f"pas de combat de {player} en {cell_name(cell)}",
+            "phase.combat",
+        )
     game.first(fight_step(game, cell))
     return False
 
@@ -80,9 +90,20 @@ def combat_neutrals(game, s, entry):
 
 def fight_step(game, cell, bear: bool = False) -> dict:
     tribes = [p for p in (game.order or game.seats) if cell in game.tribes[p].pawns]
-    return {"step": "fight", "phase": "events" if bear else "combat", "cell": cell_name(cell), "bear": bear,
-            "stage": "tribes", "tribes": tribes, "rolls": [], "losses": [], "order": None, "cards": {},
-            "fortes": [], "captured": 0}
+    return {
+        "step": "fight",
+        "phase": "events" if bear else "combat",
+        "cell": cell_name(cell),
+        "bear": bear,
+        "stage": "tribes",
+        "tribes": tribes,
+        "rolls": [],
+        "losses": [],
+        "order": None,
+        "cards": {},
+        "fortes": [],
+        "captured": 0,
+    }
 
 
 def fighter(game, s, name: str, animals: bool) -> Fighter:
@@ -139,14 +160,27 @@ def ask_of(game, s, log) -> dict:
     a = log.awaiting
     if a["kind"] == "roll":
         shown = " — ".join(a["sides"])
-        return {"kind": "roll", "count": len(a["sides"]), "sides": a["sides"], "cell": s["cell"], "stage": a["stage"],
-                "random": game.modes["dice"], "player": None, "last": log.rolls[-1] if log.rolls else None,
-                "en": f"Combat on {s['cell']} ({shown}): roll one die per side",
-                "fr": f"Combat en {s['cell']} ({shown}) : un dé par camp"}
-    return {"kind": "lose", "player": a["side"], "cell": s["cell"], "options": ["warrior", "woman"],
+        return {
+            "kind": "roll",
+            "count": len(a["sides"]),
+            "sides": a["sides"],
+            "cell": s["cell"],
+            "stage": a["stage"],
+            "random": game.modes["dice"],
+            "player": None,
             "last": log.rolls[-1] if log.rolls else None,
-            "en": f"{a['side']} loses the roll on {s['cell']}: a warrior or a woman?",
-            "fr": f"{a['side']} perd le jet en {s['cell']} : un guerrier ou une femme ?"}
+            "en": f"Combat on {s['cell']} ({shown}): roll one die per side",
+            "fr": f"Combat en {s['cell']} ({shown}) : un dé par camp",
+        }
+    return {
+        "kind": "lose",
+        "player": a["side"],
+        "cell": s["cell"],
+        "options": ["warrior", "woman"],
+        "last": log.rolls[-1] if log.rolls else None,
+        "en": f"{a['side']} loses the roll on {s['cell']}: a warrior or a woman?",
+        "fr": f"{a['side']} perd le jet en {s['cell']} : un guerrier ou une femme ?",
+    }
 
 
 def tribe_stage(game, s, entry):
@@ -176,8 +210,14 @@ def tribe_stage(game, s, entry):
         if f.name != winner:
             killed += before[0] + before[1]
         if dw or df:
-            game.change_pawns(f.name, cell, dw, df, "combat", "combat.roll" if f.name != winner or dw < 0 else
-                              "combat.women_change_sides")
+            game.change_pawns(
+                f.name,
+                cell,
+                dw,
+                df,
+                "combat",
+                "combat.roll" if f.name != winner or dw < 0 else "combat.women_change_sides",
+            )
     captured = log.captured.get(winner, 0)
     killed -= captured
     if killed and "cannibales" in game.tribes[winner].turn_cards:
@@ -205,8 +245,17 @@ def take_camp(game, s, winner: str, loser: str, cell) -> None:
     game.emit("camp_taken", "camps.taken", player=winner, loser=loser, cell=cell_name(cell), food=share, last=last)
     if fire:
         game.set_fire(winner, True, "camp_taken", "fire.camp")
-    game.then({"step": "camp_choice", "phase": s["phase"], "player": winner, "loser": loser, "cell": cell_name(cell),
-               "kind": kind, "captured": s["captured"]})
+    game.then(
+        {
+            "step": "camp_choice",
+            "phase": s["phase"],
+            "player": winner,
+            "loser": loser,
+            "cell": cell_name(cell),
+            "kind": kind,
+            "captured": s["captured"],
+        }
+    )
 
 
 @step("camp_choice")
@@ -219,9 +268,14 @@ def camp_choice(game, s, entry):
         if not can_keep:
             burn(game, s, player, cell)
             return True
-        return {"kind": "camp_taken", "player": player, "cell": s["cell"], "options": ["keep", "burn"],
-                "en": f"{player} takes the camp on {s['cell']}: keep it or burn it?",
-                "fr": f"{player} prend le camp en {s['cell']} : le garder ou le brûler ?"}
+        return {
+            "kind": "camp_taken",
+            "player": player,
+            "cell": s["cell"],
+            "options": ["keep", "burn"],
+            "en": f"{player} takes the camp on {s['cell']}: keep it or burn it?",
+            "fr": f"{player} prend le camp en {s['cell']} : le garder ou le brûler ?",
+        }
     choice = entry.get("choice")
     if choice not in ("keep", "burn"):
         raise BadRequest("choice", "must be 'keep' or 'burn'")
@@ -254,9 +308,14 @@ def animal_stage(game, s, entry):
     if s["order"] is None:
         if len(beasts) > 1 and holder != "neutral":
             if entry is None:
-                return {"kind": "species_order", "player": holder, "cell": s["cell"], "options": sorted(beasts),
-                        "en": f"{holder}: in which order do you face the species on {s['cell']}?",
-                        "fr": f"{holder} : dans quel ordre affrontez-vous les espèces en {s['cell']} ?"}
+                return {
+                    "kind": "species_order",
+                    "player": holder,
+                    "cell": s["cell"],
+                    "options": sorted(beasts),
+                    "en": f"{holder}: in which order do you face the species on {s['cell']}?",
+                    "fr": f"{holder} : dans quel ordre affrontez-vous les espèces en {s['cell']} ?",
+                }
             order = entry.get("order")
             if not isinstance(order, list) or sorted(order) != sorted(beasts):
                 raise BadRequest("order", "must list each species on the cell once")
@@ -311,8 +370,3 @@ def settle_animals(game, s, holder, cell, beasts, state, food) -> None:
         else:
             game.turn_log["hunt"][holder] = game.turn_log["hunt"].get(holder, 0) + food
     game.check_camps()
-    tribe = game.tribes.get(holder)
-    if tribe is not None and tribe.wolf == cell and cell not in tribe.pawns:
-        from .game_tricks import wolf_goes_wild
-
-        wolf_goes_wild(game, holder)

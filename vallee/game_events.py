@@ -9,11 +9,11 @@ rules. docs/rulings-vallee.md «The game model» lists the rulings it follows.
 
 from __future__ import annotations
 
-from .core import FOREST, MOUNTAIN, PLAIN, SPECIES, SUMMER, VOLCANO, WINTER, BadRequest, cell_name, reading_key
+from .core import MOUNTAIN, SUMMER, VOLCANO, WINTER, BadRequest, cell_name
 from .events import CARDS, target
 from .game import _fail, sorted_cells
 from .game_setup import shuffled
-from .game_turn import (add_animals, names, place_tokens, read_cell, read_tokens, return_to_bag, step)
+from .game_turn import add_animals, names, place_tokens, read_cell, read_tokens, return_to_bag, step
 
 #: Species by die face when a draw finds the bag empty (gap V11).
 SPECIES_BY_FACE = {1: "wolf", 2: "tiger", 3: "bear", 4: "bison", 5: "rhino", 6: "mammoth"}
@@ -25,12 +25,18 @@ LASTING = {"fleuve_gele": WINTER, "viande_maigre": WINTER, "secheresse": SUMMER,
 
 # -- the draw ------------------------------------------------------------------------------------
 
+
 @step("event_draw")
 def event_draw(game, s, entry):
     season = game.info.season
     if entry is None:
-        return {"kind": "card", "deck": season, "random": game.modes["events"],
-                "en": f"Draw the {season} event card", "fr": f"Piochez la carte événement d'{'été' if season == SUMMER else 'hiver'}"}
+        return {
+            "kind": "card",
+            "deck": season,
+            "random": game.modes["events"],
+            "en": f"Draw the {season} event card",
+            "fr": f"Piochez la carte événement d'{'été' if season == SUMMER else 'hiver'}",
+        }
     pile = game.decks[season]
     if not pile:
         refill(game, season)
@@ -42,11 +48,17 @@ def event_draw(game, s, entry):
     if card not in CARDS:
         raise BadRequest("card", f"{str(card)[:40]!r} is not an event card id (maamut vallee rules lists them)")
     if card not in pile:
-        _fail(f"{card} is not in the {season} deck now", f"{card} n'est pas dans la pioche d'{season} maintenant",
-              "phase.events")
+        _fail(
+            f"{card} is not in the {season} deck now",
+            f"{card} n'est pas dans la pioche d'{season} maintenant",
+            "phase.events",
+        )
     if drawn is not None and card != drawn:
-        _fail("the event decks are virtual: the companion draws (leave \"card\" out)",
-              "les pioches d'événements sont virtuelles : le compagnon pioche (omettez \"card\")", "random.virtual")
+        _fail(
+            'the event decks are virtual: the companion draws (leave "card" out)',
+            'les pioches d\'événements sont virtuelles : le compagnon pioche (omettez "card")',
+            "random.virtual",
+        )
     pile.remove(card)
     entry["card"] = card
     game.emit("event", f"event.{card}", card=card, title=CARDS[card].title, deck=season)
@@ -136,14 +148,21 @@ def fire_rolls(game, base: str) -> list:
     holders = [p for p in game.seats if game.tribes[p].fire]
     steps = [{"step": "fire_roll", "phase": "events", "player": p, "card": base, "lose": True} for p in holders]
     if base == "orages":
-        steps += [{"step": "fire_roll", "phase": "events", "player": p, "card": base, "lose": False}
-                  for p in game.seats if game.may_take_fire(p) and game.tribes[p].count]
+        steps += [
+            {"step": "fire_roll", "phase": "events", "player": p, "card": base, "lose": False}
+            for p in game.seats
+            if game.may_take_fire(p) and game.tribes[p].count
+        ]
     return steps
 
 
 #: Faces on which a fire die loses fire (holders) or finds it (others, Orages).
-FIRE_FACES = {("tempete", True): (4, 5, 6), ("orages", True): (3, 4, 5, 6), ("orages", False): (1, 2),
-              ("chutes_de_neige", True): (5, 6)}
+FIRE_FACES = {
+    ("tempete", True): (4, 5, 6),
+    ("orages", True): (3, 4, 5, 6),
+    ("orages", False): (1, 2),
+    ("chutes_de_neige", True): (5, 6),
+}
 
 
 @step("fire_roll")
@@ -151,8 +170,14 @@ def fire_roll(game, s, entry):
     player = s["player"]
     if entry is None:
         what = "keep" if s["lose"] else "find"
-        return {"kind": "roll", "count": 1, "player": player, "random": game.modes["dice"],
-                "en": f"{player}: roll to {what} fire", "fr": f"{player} : lancez le dé pour {'garder' if s['lose'] else 'trouver'} le feu"}
+        return {
+            "kind": "roll",
+            "count": 1,
+            "player": player,
+            "random": game.modes["dice"],
+            "en": f"{player}: roll to {what} fire",
+            "fr": f"{player} : lancez le dé pour {'garder' if s['lose'] else 'trouver'} le feu",
+        }
     face = game.dice(entry, 1)[0]
     hit = face in FIRE_FACES[(s["card"], s["lose"])]
     if hit:
@@ -163,6 +188,7 @@ def fire_roll(game, s, entry):
 
 
 # -- the die and the cells hit --------------------------------------------------------------------------
+
 
 def caves(game) -> list:
     return [c for t in game.tribes.values() for c, kind in t.camps.items() if kind == "cave"]
@@ -176,14 +202,25 @@ def event_die(game, s, entry):
         game.emit("no_effect", "event.ours_des_cavernes", why="no_cave")
         return True
     if entry is None:
-        return {"kind": "roll", "count": 1, "random": game.modes["dice"], "card": s["card"],
-                "en": f"{card.title}: roll the die", "fr": f"{card.title} : lancez le dé"}
+        return {
+            "kind": "roll",
+            "count": 1,
+            "random": game.modes["dice"],
+            "card": s["card"],
+            "en": f"{card.title}: roll the die",
+            "fr": f"{card.title} : lancez le dé",
+        }
     face = game.dice(entry, 1)[0]
     if base == "epidemie":
         sex = "woman" if face <= 3 else "warrior"
         game.emit("epidemic", "event.epidemie", face=face, sex=sex)
-        game.then(*({"step": "epidemic_loss", "phase": "events", "player": p, "sex": sex} for p in game.seats
-                    if getattr(game.tribes[p], "women" if sex == "woman" else "warriors")))
+        game.then(
+            *(
+                {"step": "epidemic_loss", "phase": "events", "player": p, "sex": sex}
+                for p in game.seats
+                if getattr(game.tribes[p], "women" if sex == "woman" else "warriors")
+            )
+        )
         return True
     hit = target(game.valley, card, face, caves(game))
     if hit.reroll:
@@ -214,8 +251,9 @@ def one_human_per_cell(game, cells, card: str) -> None:
     for cell in sorted_cells(cells):
         for name in game.seats:
             if cell in game.tribes[name].pawns:
-                steps.append({"step": "human_loss", "phase": "events", "player": name, "cell": cell_name(cell),
-                              "card": card})
+                steps.append(
+                    {"step": "human_loss", "phase": "events", "player": name, "cell": cell_name(cell), "card": card}
+                )
         if not game.occupants(cell):
             for n in [n for n in game.neutrals if n["cell"] == cell][:1]:
                 game.neutrals.remove(n)
@@ -232,9 +270,15 @@ def human_loss(game, s, entry):
     if not w and not f:
         return True
     if entry is None and w and f:
-        return {"kind": "lose", "player": player, "cell": s["cell"], "options": ["warrior", "woman"], "card": s["card"],
-                "en": f"{player}: one of your pawns on {s['cell']} dies — a warrior or a woman?",
-                "fr": f"{player} : un de vos pions en {s['cell']} meurt — un guerrier ou une femme ?"}
+        return {
+            "kind": "lose",
+            "player": player,
+            "cell": s["cell"],
+            "options": ["warrior", "woman"],
+            "card": s["card"],
+            "en": f"{player}: one of your pawns on {s['cell']} dies — a warrior or a woman?",
+            "fr": f"{player} : un de vos pions en {s['cell']} meurt — un guerrier ou une femme ?",
+        }
     pawn = "warrior" if not f else "woman" if not w else entry.get("pawn")
     if pawn not in ("warrior", "woman"):
         raise BadRequest("pawn", "must be 'warrior' or 'woman'")
@@ -252,19 +296,29 @@ def epidemic_loss(game, s, entry):
     if not cells:
         return True
     if entry is None and len(cells) > 1:
-        return {"kind": "lose", "player": player, "options": names(cells), "pawn": sex,
-                "en": f"{player}: the epidemic takes a {sex}: on which cell?",
-                "fr": f"{player} : l'épidémie emporte {'un guerrier' if sex == 'warrior' else 'une femme'} : sur quelle case ?"}
+        return {
+            "kind": "lose",
+            "player": player,
+            "options": names(cells),
+            "pawn": sex,
+            "en": f"{player}: the epidemic takes a {sex}: on which cell?",
+            "fr": f"{player} : l'épidémie emporte {'un guerrier' if sex == 'warrior' else 'une femme'} : "
+            "sur quelle case ?",
+        }
     cell = cells[0] if len(cells) == 1 else read_cell(game, entry.get("cell"), "cell")
     if cell not in cells:
-        _fail(f"{player} has no {sex} on {cell_name(cell)}", f"{player} n'a pas ce pion en {cell_name(cell)}",
-              "event.epidemie")
+        _fail(
+            f"{player} has no {sex} on {cell_name(cell)}",
+            f"{player} n'a pas ce pion en {cell_name(cell)}",
+            "event.epidemie",
+        )
     game.change_pawns(player, cell, -int(sex == "warrior"), -int(sex == "woman"), "epidemie", "event.epidemie")
     game.check_camps()
     return True
 
 
 # -- each card's effect on the cells it hits ------------------------------------------------------------
+
 
 def avalanche(game, cells, hit):
     kill_all(game, cells, "avalanches", "event.avalanches", humans=False)
@@ -335,9 +389,16 @@ def cave_bear(game, cells, hit):
             game.then(fight_step(game, cell, bear=True))
 
 
-EFFECTS = {"avalanches": avalanche, "tremblement_de_terre": earthquake, "incendie_de_foret": forest_fire,
-           "inondation": flood, "fleuve_gele": frozen_river, "sauterelles": locusts, "secheresse": drought,
-           "ours_des_cavernes": cave_bear}
+EFFECTS = {
+    "avalanches": avalanche,
+    "tremblement_de_terre": earthquake,
+    "incendie_de_foret": forest_fire,
+    "inondation": flood,
+    "fleuve_gele": frozen_river,
+    "sauterelles": locusts,
+    "secheresse": drought,
+    "ours_des_cavernes": cave_bear,
+}
 
 
 def snowfall(game) -> None:
@@ -363,8 +424,13 @@ def _after_losses(game) -> int:
 @step("snow_fire")
 def snow_fire(game, s, entry):
     losers = game.turn_log.get("event_losses", set())
-    game.then(*({"step": "fire_roll", "phase": "events", "player": p, "card": "chutes_de_neige", "lose": True}
-                for p in game.seats if p in losers and game.tribes[p].fire))
+    game.then(
+        *(
+            {"step": "fire_roll", "phase": "events", "player": p, "card": "chutes_de_neige", "lose": True}
+            for p in game.seats
+            if p in losers and game.tribes[p].fire
+        )
+    )
     return True
 
 
@@ -383,6 +449,7 @@ def eruption(game) -> None:
 
 # -- tokens drawn to find a cell: hordes, the solitaire, epizootics ---------------------------------------
 
+
 @step("locator")
 def locator(game, s, entry):
     card = s["card"]
@@ -392,8 +459,14 @@ def locator(game, s, entry):
         game.emit("no_effect", f"event.{card}", why="empty_bag")
         return True
     if entry is None:
-        return {"kind": "tokens", "count": 1, "random": game.modes["bag"], "card": card,
-                "en": "Draw a token from the bag to find the cell", "fr": "Tirez un pion du sac pour trouver la case"}
+        return {
+            "kind": "tokens",
+            "count": 1,
+            "random": game.modes["bag"],
+            "card": card,
+            "en": "Draw a token from the bag to find the cell",
+            "fr": "Tirez un pion du sac pour trouver la case",
+        }
     token = read_tokens(game, entry, 1)[0]
     cell = game.valley.cell_of_letter[token[1]]
     if card == "epizootie":
@@ -418,8 +491,14 @@ def locator(game, s, entry):
 def epizootic_without_bag(game, s, entry):
     """The bag is empty: a die names the species (gap V11)."""
     if entry is None:
-        return {"kind": "roll", "count": 1, "random": game.modes["dice"], "card": "epizootie",
-                "en": "The bag is empty: roll for the species", "fr": "Le sac est vide : lancez le dé pour l'espèce"}
+        return {
+            "kind": "roll",
+            "count": 1,
+            "random": game.modes["dice"],
+            "card": "epizootie",
+            "en": "The bag is empty: roll for the species",
+            "fr": "Le sac est vide : lancez le dé pour l'espèce",
+        }
     epizootic(game, SPECIES_BY_FACE[game.dice(entry, 1)[0]])
     return True
 
@@ -446,8 +525,13 @@ def solitaire_card(game) -> None:
 @step("solitaire_sex")
 def solitaire_sex(game, s, entry):
     if entry is None:
-        return {"kind": "roll", "count": 1, "random": game.modes["dice"],
-                "en": "Solitaire: roll, 1–3 a woman, 4–6 a warrior", "fr": "Solitaire : lancez, 1–3 une femme, 4–6 un guerrier"}
+        return {
+            "kind": "roll",
+            "count": 1,
+            "random": game.modes["dice"],
+            "en": "Solitaire: roll, 1–3 a woman, 4–6 a warrior",
+            "fr": "Solitaire : lancez, 1–3 une femme, 4–6 un guerrier",
+        }
     sex = "woman" if game.dice(entry, 1)[0] <= 3 else "warrior"
     game.then({"step": "locator", "phase": "events", "card": "solitaire", "sex": sex})
     return True
@@ -467,8 +551,9 @@ def solitaire_meets(game, cell, player: str) -> None:
         game.neutrals.remove(n)
         free_w, free_f = game.free_pieces(player)
         if (free_w if n["sex"] == "warrior" else free_f) > 0:
-            game.change_pawns(player, cell, int(n["sex"] == "warrior"), int(n["sex"] == "woman"), "solitaire",
-                              "event.solitaire")
+            game.change_pawns(
+                player, cell, int(n["sex"] == "warrior"), int(n["sex"] == "woman"), "solitaire", "event.solitaire"
+            )
             game.emit("neutral_joined", "event.solitaire", player=player, cell=cell_name(cell), sex=n["sex"])
         else:
             game.emit("neutral_gone", "event.solitaire", cell=cell_name(cell), why="no_piece")
@@ -482,8 +567,12 @@ def move_solitaire(game, face: int) -> None:
         nxt = game.valley.step(here, direction)
         v, m = game.valley, game.markers
         river = v.on_board(nxt) and v.river_between(here, nxt)
-        if (not v.on_board(nxt) or nxt in v.lake or nxt in game.closed_cells()
-                or (river and river not in m.frozen_rivers and not m.drought)):
+        if (
+            not v.on_board(nxt)
+            or nxt in v.lake
+            or nxt in game.closed_cells()
+            or (river and river not in m.frozen_rivers and not m.drought)
+        ):
             game.emit("neutral_moved", "event.solitaire", start=cell_name(here), end=cell_name(here), blocked=True)
             continue
         n["cell"] = nxt
@@ -494,6 +583,7 @@ def move_solitaire(game, face: int) -> None:
 
 
 # -- end of a season ---------------------------------------------------------------------------------------
+
 
 def end_of_turn_effects(game, info) -> None:
     """Lasting effects that stop at the end of a season (gap V7), and the marker (rules §10)."""
@@ -508,7 +598,3 @@ def end_of_turn_effects(game, info) -> None:
             end_drought(game)
         m.good_rains = False
         discard_lasting(game, lambda c: LASTING.get(c.removesuffix("_ete")) == SUMMER)
-
-
-__all__ = ["EFFECTS", "move_solitaire", "solitaire_meets", "end_of_turn_effects", "SPECIES", "FOREST", "PLAIN",
-           "reading_key"]

@@ -19,7 +19,6 @@ vallee.core.BadRequest: players: La Vallée is played by 2 to 6 players with dif
 
 from __future__ import annotations
 
-import random
 
 from . import requests as rq
 from .arrivals import full_bag
@@ -27,6 +26,8 @@ from .events import deck
 from .tokens import UNLETTERED_WOLVES
 from .tricks import TRICKS, hand_limit
 
+#: Names the fights use for the other sides.
+RESERVED_NAMES = ("animals", "neutral")
 SETUP_FIELDS = ("players", "map", "seed", "random", "fire_rules", "food", "variants", "first")
 START_WARRIORS, START_WOMEN = 5, 2
 
@@ -37,10 +38,16 @@ def read_setup(setup) -> dict:
 
     rq.obj(setup, "setup")
     rq.only_fields(setup, SETUP_FIELDS, "", ("players", "map"))
+    from rulekit.players import PLAYER_ID_RULE, is_player_id
+
     players = rq.items(setup["players"], "players", 6)
-    if not 2 <= len(players) <= 6 or len(set(map(str, players))) != len(players) or not all(
-            isinstance(p, str) and 1 <= len(p) <= 24 and p.strip() == p and p for p in players):
+    if not 2 <= len(players) <= 6 or len(set(map(str, players))) != len(players):
         raise rq.BadRequest("players", "La Vallée is played by 2 to 6 players with different names (gap V3)")
+    for i, name in enumerate(players):
+        if not is_player_id(name) or name in RESERVED_NAMES:
+            raise rq.BadRequest(
+                f"players.{i}", f"{str(name)[:30]!r} {PLAYER_ID_RULE} (and is not {' or '.join(RESERVED_NAMES)})"
+            )
     modes = setup.get("random", "virtual")
     if isinstance(modes, str):
         modes = {c: modes for c in COMPONENTS}
@@ -50,10 +57,17 @@ def read_setup(setup) -> dict:
     first = setup.get("first")
     if first is not None and first not in players:
         raise rq.BadRequest("first", "must be one of the players")
+    import json
+
     return {
-        "json": setup, "players": list(players), "valley": rq.valley(setup), "variants": rq.variants(setup),
-        "seed": rq.count(setup, "seed", 0, 2**62, default=0), "random": modes,
-        "fire_rules": rq.flag(setup, "fire_rules", False), "food": rq.count(setup, "food", 0, 99, default=12),
+        "json": json.loads(json.dumps(setup)),
+        "players": list(players),
+        "valley": rq.valley(setup),
+        "variants": rq.variants(setup),
+        "seed": rq.count(setup, "seed", 0, 2**62, default=0),
+        "random": modes,
+        "fire_rules": rq.flag(setup, "fire_rules", False),
+        "food": rq.count(setup, "food", 0, 99, default=12),
         "first": first,
     }
 
@@ -125,11 +139,11 @@ def lot(game, among, entry) -> str:
     if drawn is not None and pick != drawn:
         from .core import IllegalRequest
 
-        raise IllegalRequest("the lot is virtual: the companion draws it (leave \"player\" out)",
-                             "le tirage est virtuel : le compagnon le fait (omettez \"player\")", "random.virtual")
+        raise IllegalRequest(
+            'the lot is virtual: the companion draws it (leave "player" out)',
+            'le tirage est virtuel : le compagnon le fait (omettez "player")',
+            "random.virtual",
+        )
     game.drew("dice")
     entry["player"] = pick
     return pick
-
-
-__all__ = ["read_setup", "start", "deal", "draw_trick", "lot", "shuffled", "random"]

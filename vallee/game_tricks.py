@@ -13,19 +13,38 @@ hidden: a player may play any card while he holds cards (gap V70).
 
 from __future__ import annotations
 
-from .core import FOREST, MOUNTAIN, PLAIN, SUMMER, VOLCANO, BadRequest, cell_name, parse_cell
+from .core import FOREST, MOUNTAIN, SUMMER, VOLCANO, BadRequest, cell_name, parse_cell
 from .game import HIDDEN, _fail
 from .tricks import TRICKS
 
 #: The ask steps at which each card may be played (the "any time" cards: every step).
-MOVE_CARDS = ("pont", "nage", "troncs_d_arbre", "radeau", "endurance", "marche_forcee", "camouflage", "fuite",
-              "tambour_de_guerre")
+MOVE_CARDS = (
+    "pont",
+    "nage",
+    "troncs_d_arbre",
+    "radeau",
+    "endurance",
+    "marche_forcee",
+    "camouflage",
+    "fuite",
+    "tambour_de_guerre",
+)
 AT_STEP = {
     "movement": ("coup_de_foudre", "vol", "chute_de_pierre", "incendiaire") + MOVE_CARDS + ("pacs",),
     "after_animals": ("enfant_sauvage", "louveteau", "visite_de_famille", "tambour_de_guerre"),
     "animal_die": ("palissade",),
-    "fight": ("pierre_taillee", "propulseur", "silax", "torches", "fortes_tetes", "pieges", "grimper_aux_arbres",
-              "fuite", "ami", "appeau"),
+    "fight": (
+        "pierre_taillee",
+        "propulseur",
+        "silax",
+        "torches",
+        "fortes_tetes",
+        "pieges",
+        "grimper_aux_arbres",
+        "fuite",
+        "ami",
+        "appeau",
+    ),
     "combat_cell": ("appeau",),
     "human_loss": ("nage", "troncs_d_arbre", "grimper_aux_arbres"),
     "survival": ("filet", "racines", "engrais_naturel"),
@@ -37,8 +56,13 @@ AT_STEP = {
 }
 ANY_TIME = ("cannibales", "espionnage", "intuition", "silax")
 #: Window steps: the moment name used by :func:`may_play`.
-WINDOW_OF = {"after_animals": "after_animals", "late_sowing": "late_sowing", "end_of_births": "after_births",
-             "survival": "survival", "sowing": "sowing"}
+WINDOW_OF = {
+    "after_animals": "after_animals",
+    "late_sowing": "late_sowing",
+    "end_of_births": "after_births",
+    "survival": "survival",
+    "sowing": "sowing",
+}
 COMBAT_BONUS = ("pierre_taillee", "propulseur")
 
 
@@ -128,8 +152,11 @@ def play_trick(game, ask, entry) -> None:
         _fail("nothing is asked now", "rien n'est demandé maintenant", "request.format")
     listed = {(t["player"], t["card"]) for t in ask.get("tricks", ()) if "via" not in t}
     if (player, card) not in listed:
-        _fail(f"{player} cannot play {TRICKS[card].title} now", f"{player} ne peut pas jouer {TRICKS[card].title} maintenant",
-              f"trick.{card}")
+        _fail(
+            f"{player} cannot play {TRICKS[card].title} now",
+            f"{player} ne peut pas jouer {TRICKS[card].title} maintenant",
+            f"trick.{card}",
+        )
     effect = EFFECTS.get(card, recorded)
     effect(game, ask, entry, player, card)
     game._ask = None  # the question is asked again, with what the card changed
@@ -163,14 +190,20 @@ def turn_card(game, ask, entry, player, card) -> None:
     """Cards lasting the turn: Silax (+1 in every combat, or find fire), Torches, Cannibales."""
     if card == "silax" and entry.get("use") == "fire":
         if not game.may_take_fire(player):
-            _fail("Silax finds fire only with the fire rules, for a tribe without it",
-                  "Silax ne trouve le feu qu'avec les règles du feu, pour une tribu qui ne l'a pas", "trick.silax")
+            _fail(
+                "Silax finds fire only with the fire rules, for a tribe without it",
+                "Silax ne trouve le feu qu'avec les règles du feu, pour une tribu qui ne l'a pas",
+                "trick.silax",
+            )
         use_cards(game, player, (card,), ask["step"])
         game.set_fire(player, True, "silax", "trick.silax")
         return
     if card == "silax" and not (ask["step"] == "fight" and player in ask.get("sides", [])):
-        _fail("Silax's bonus is played before your first combat", "le bonus de Silax se joue avant votre premier combat",
-              "trick.silax")
+        _fail(
+            "Silax's bonus is played before your first combat",
+            "le bonus de Silax se joue avant votre premier combat",
+            "trick.silax",
+        )
     use_cards(game, player, (card,), ask["step"])
     game.tribes[player].turn_cards.append(card)
 
@@ -191,14 +224,18 @@ def traps(game, ask, entry, player, card) -> None:
 
     s = game.agenda[0]
     if s["stage"] != "animals" or s["bear"]:
-        _fail("traps beat animals, before that fight", "les pièges battent des animaux, avant ce combat", "trick.pieges")
+        _fail(
+            "traps beat animals, before that fight", "les pièges battent des animaux, avant ce combat", "trick.pieges"
+        )
     cell = parse_cell(s["cell"], "cell")
     beasts = beasts_of(game, s)
     use_cards(game, player, (card,), "fight")
     from .combat import hunt_food
 
     food = sum(hunt_food(sp, n, game.markers.lean_meat) for sp, n in beasts.items())
-    settle_animals(game, s, player, cell, beasts, {player: game.tribes[player].at(cell), "animals": {}}, food)
+    settle_animals(
+        game, s, player, cell, beasts, {player: game.tribes[player].at(cell), "animals": {sp: 0 for sp in beasts}}, food
+    )
     game._finish_step(s)
 
 
@@ -208,8 +245,11 @@ def hide(game, ask, entry, player, card) -> None:
     s = game.agenda[0]
     cell = parse_cell(s["cell"], "cell")
     if game.valley.terrain[cell] != FOREST or (s["step"] == "human_loss" and s.get("card") != "inondation"):
-        _fail("one climbs trees in a forest, against a flood or a fight", "on grimpe aux arbres en forêt, contre une "
-              "inondation ou un combat", "trick.grimper_aux_arbres")
+        _fail(
+            "one climbs trees in a forest, against a flood or a fight",
+            "on grimpe aux arbres en forêt, contre une inondation ou un combat",
+            "trick.grimper_aux_arbres",
+        )
     use_cards(game, player, (card,), ask["step"])
     if s["step"] == "fight":
         game.turn_log["hidden"].add(cell)
@@ -238,9 +278,14 @@ def flee(game, ask, entry, player, card) -> None:
     cell = parse_cell(s["cell"], "cell")
     to = _cell(game, entry, "to")
     river = game.valley.river_between(cell, to)
-    free = (to in game.valley.neighbours(cell) and to not in game.valley.lake and to not in game.closed_cells()
-            and not game.occupants(to) and not game.animals_at(to) and (not river or river in game.markers.frozen_rivers
-                                                                         or game.markers.drought))
+    free = (
+        to in game.valley.neighbours(cell)
+        and to not in game.valley.lake
+        and to not in game.closed_cells()
+        and not game.occupants(to)
+        and not game.animals_at(to)
+        and (not river or river in game.markers.frozen_rivers or game.markers.drought)
+    )
     if not free:
         _fail("Fuite leads to a free neighbouring cell", "Fuite mène à une case voisine libre", "trick.fuite")
     use_cards(game, player, (card,), "fight")
@@ -274,11 +319,19 @@ def lure(game, ask, entry, player, card) -> None:
     mountain = game.valley.terrain[cell] in (MOUNTAIN, VOLCANO)
     from .core import SPECIES
 
-    if (cell not in game.tribes[player].pawns or unit is None or source in game.human_cells()
-            or source not in game.valley.neighbours(cell) or (river and species != "bear")
-            or (mountain and not SPECIES[species].enters_mountains)):
-        _fail("Appeau lures one animal from a neighbouring cell without humans onto your group",
-              "Appeau attire un animal d'une case voisine sans humains vers votre groupe", "trick.appeau")
+    if (
+        cell not in game.tribes[player].pawns
+        or unit is None
+        or source in game.human_cells()
+        or source not in game.valley.neighbours(cell)
+        or (river and species != "bear")
+        or (mountain and not SPECIES[species].enters_mountains)
+    ):
+        _fail(
+            "Appeau lures one animal from a neighbouring cell without humans onto your group",
+            "Appeau attire un animal d'une case voisine sans humains vers votre groupe",
+            "trick.appeau",
+        )
     use_cards(game, player, (card,), "combat")
     letter = unit.letters.pop()
     if not unit.letters:
@@ -295,20 +348,29 @@ def births_card(game, ask, entry, player, card) -> None:
     """Herbes de fertilité, Bonnes herbes (the sex of one camp's newborns), Comme une bête."""
     s = game.agenda[0]
     if s["rolls"]:
-        _fail("birth cards are played before the first birth die", "les cartes de naissance se jouent avant le premier dé",
-              f"trick.{card}")
+        _fail(
+            "birth cards are played before the first birth die",
+            "les cartes de naissance se jouent avant le premier dé",
+            f"trick.{card}",
+        )
     tribe = game.tribes[player]
     if card == "bonnes_herbes":
         cell = _cell(game, entry)
         if cell not in tribe.camps or entry.get("sex") not in ("warrior", "woman"):
-            _fail("Bonnes herbes names one of your camps and a sex", "Bonnes herbes désigne un de vos camps et un sexe",
-                  "trick.bonnes_herbes")
+            _fail(
+                "Bonnes herbes names one of your camps and a sex",
+                "Bonnes herbes désigne un de vos camps et un sexe",
+                "trick.bonnes_herbes",
+            )
         s["chosen"][cell_name(cell)] = entry["sex"]
     elif card == "comme_une_bete":
         cell = _cell(game, entry)
         if cell in tribe.camps or not tribe.at(cell)[1] or cell_name(cell) in s["extra"]:
-            _fail("Comme une bête: one of your women outside a camp", "Comme une bête : une de vos femmes hors d'un camp",
-                  "trick.comme_une_bete")
+            _fail(
+                "Comme une bête: one of your women outside a camp",
+                "Comme une bête : une de vos femmes hors d'un camp",
+                "trick.comme_une_bete",
+            )
         s["extra"].append(cell_name(cell))
     use_cards(game, player, (card,), "births")
     s["cards"].append(card)
@@ -324,12 +386,19 @@ def puerperal(game, ask, entry, player, card) -> None:
         rq.obj(t, f"targets.{i}")
         victim = t.get("player")
         cell = _cell(game, t)
-        if victim == player or victim not in game.tribes or cell_name(cell) not in game.turn_log["births"].get(victim, []):
-            _fail("Fièvre puerpérale strikes enemy women who just gave birth",
-                  "Fièvre puerpérale frappe des femmes ennemies qui viennent d'accoucher", "trick.fievre_puerperale")
+        if (
+            victim == player
+            or victim not in game.tribes
+            or cell_name(cell) not in game.turn_log["births"].get(victim, [])
+        ):
+            _fail(
+                "Fièvre puerpérale strikes enemy women who just gave birth",
+                "Fièvre puerpérale frappe des femmes ennemies qui viennent d'accoucher",
+                "trick.fievre_puerperale",
+            )
         picks.append((victim, cell))
     if not picks:
-        raise BadRequest("targets", "name one or two women: [{\"player\", \"cell\"}]")
+        raise BadRequest("targets", 'name one or two women: [{"player", "cell"}]')
     use_cards(game, player, (card,), "births")
     for victim, cell in picks:
         if game.tribes[victim].at(cell)[1]:
@@ -348,7 +417,9 @@ def late_sowing(game, ask, entry, player, card) -> None:
 
     cell = _cell(game, entry)
     tribe = game.tribes[player]
-    problem = sowing_problem(game.valley, cell, tribe.camps.get(cell), cell in game.fields, len(game.fields), tribe.food)
+    problem = sowing_problem(
+        game.valley, cell, tribe.camps.get(cell), cell in game.fields, len(game.fields), tribe.food
+    )
     if problem:
         _fail(f"{player} cannot sow on {cell_name(cell)}", f"{player} ne peut pas semer en {cell_name(cell)}", problem)
     use_cards(game, player, (card,), "survival")
@@ -380,12 +451,16 @@ def wild_child(game, ask, entry, player, card) -> None:
     pawn = entry.get("pawn")
     tribe = game.tribes[player]
     if tribe.camps.get(cell) != "village" or game.valley.terrain[cell] != FOREST or pawn not in ("warrior", "woman"):
-        _fail("Enfant sauvage: a warrior or a woman joins your forest village",
-              "Enfant sauvage : un guerrier ou une femme rejoint votre village en forêt", "trick.enfant_sauvage")
+        _fail(
+            "Enfant sauvage: a warrior or a woman joins your forest village",
+            "Enfant sauvage : un guerrier ou une femme rejoint votre village en forêt",
+            "trick.enfant_sauvage",
+        )
     use_cards(game, player, (card,), "after_animals")
     if game.free_pieces(player)[pawn == "woman"]:
-        game.change_pawns(player, cell, int(pawn == "warrior"), int(pawn == "woman"), "enfant_sauvage",
-                          "trick.enfant_sauvage")
+        game.change_pawns(
+            player, cell, int(pawn == "warrior"), int(pawn == "woman"), "enfant_sauvage", "trick.enfant_sauvage"
+        )
 
 
 def cub(game, ask, entry, player, card) -> None:
@@ -394,8 +469,11 @@ def cub(game, ask, entry, player, card) -> None:
     wolf = next((a for a in game.animals_at(cell) if a.species == "wolf" and a.count == 1), None)
     tribe = game.tribes[player]
     if wolf is None or cell not in tribe.pawns or tribe.wolf is not None:
-        _fail("Louveteau tames a lone wolf on one of your cells", "Louveteau apprivoise un loup seul sur une de vos cases",
-              "trick.louveteau")
+        _fail(
+            "Louveteau tames a lone wolf on one of your cells",
+            "Louveteau apprivoise un loup seul sur une de vos cases",
+            "trick.louveteau",
+        )
     use_cards(game, player, (card,), "after_animals")
     tribe.wolf = cell
     tribe.wolf_letter = wolf.letters[0]
@@ -433,8 +511,11 @@ def drum(game, ask, entry, player, card) -> None:
     """Tambour de guerre after the animals: drive the animals of your cell one cell away."""
     cell = _cell(game, entry)
     if cell not in game.tribes[player].pawns:
-        _fail("the drum drives the animals of one of your cells", "le tambour chasse les animaux d'une de vos cases",
-              "trick.tambour_de_guerre")
+        _fail(
+            "the drum drives the animals of one of your cells",
+            "le tambour chasse les animaux d'une de vos cases",
+            "trick.tambour_de_guerre",
+        )
     from .core import DIRECTION_NAMES, direction_step
 
     if entry.get("direction") not in DIRECTION_NAMES[game.valley.orientation]:
@@ -458,8 +539,11 @@ def drum_push(game, player, cell, step, check_only: bool = False) -> None:
         _fail("no animal to drive there", "aucun animal à chasser là", "trick.tambour_de_guerre")
     for unit in here:
         if terrain.obstacle(cell, to, unit.species) or to in game.valley.lake:
-            _fail(f"the {unit.species} cannot be driven that way", "ces animaux ne peuvent pas fuir par là",
-                  "trick.tambour_de_guerre")
+            _fail(
+                f"the {unit.species} cannot be driven that way",
+                "ces animaux ne peuvent pas fuir par là",
+                "trick.tambour_de_guerre",
+            )
     if check_only:
         return
     for unit in here:
@@ -474,8 +558,13 @@ def drum_push(game, player, cell, step, check_only: bool = False) -> None:
                 f["state"] = "damaged"
             else:
                 del game.fields[to]
-            game.emit("field", "animals.trample", cell=cell_name(to), before=before,
-                      after=game.fields[to]["state"] if to in game.fields else "destroyed")
+            game.emit(
+                "field",
+                "animals.trample",
+                cell=cell_name(to),
+                before=before,
+                after=game.fields[to]["state"] if to in game.fields else "destroyed",
+            )
 
 
 def love(game, ask, entry, player, card) -> None:
@@ -485,18 +574,27 @@ def love(game, ask, entry, player, card) -> None:
     victim, pawn = entry.get("from"), entry.get("pawn")
     mine = game.tribes[player].at(cell)
     other_sex = {"warrior": 1, "woman": 0}.get(pawn)
-    if (victim not in game.tribes or victim == player or other_sex is None or not mine[other_sex]
-            or not _neighbour(game, cell, target) or not game.tribes[victim].at(target)[1 - other_sex]
-            or not game.free_pieces(player)[1 - other_sex]):
-        _fail("Coup de foudre: an enemy pawn next to one of yours of the other sex",
-              "Coup de foudre : un pion ennemi voisin d'un des vôtres de l'autre sexe", "trick.coup_de_foudre")
+    if (
+        victim not in game.tribes
+        or victim == player
+        or other_sex is None
+        or not mine[other_sex]
+        or not _neighbour(game, cell, target)
+        or not game.tribes[victim].at(target)[1 - other_sex]
+        or not game.free_pieces(player)[1 - other_sex]
+    ):
+        _fail(
+            "Coup de foudre: an enemy pawn next to one of yours of the other sex",
+            "Coup de foudre : un pion ennemi voisin d'un des vôtres de l'autre sexe",
+            "trick.coup_de_foudre",
+        )
     use_cards(game, player, (card,), "movement")
     w, f = int(pawn == "warrior"), int(pawn == "woman")
     game.change_pawns(victim, target, -w, -f, "coup_de_foudre", "trick.coup_de_foudre")
     game.change_pawns(player, cell, w, f, "coup_de_foudre", "trick.coup_de_foudre")
     mark = game.agenda[0]
     if mark.get("step") == "movement":
-        from .game_turn import mark_moved
+        from .game_moves import mark_moved
 
         mark_moved(mark, cell, w, f)
     game.check_camps()
@@ -508,11 +606,18 @@ def theft(game, ask, entry, player, card) -> None:
     cell, victim = _cell(game, entry), entry.get("from")
     what = entry.get("steal", "food")
     camps = game.tribes[victim].camps if victim in game.tribes else {}
-    if (victim == player or cell not in game.tribes[player].pawns
-            or not any(_neighbour(game, cell, c) for c in camps) or what not in ("food", "fire")
-            or (what == "fire" and not (game.fire_rules and game.tribes[victim].fire))):
-        _fail("Vol robs a tribe with a camp next to your group", "Vol dépouille une tribu dont un camp est voisin de votre groupe",
-              "trick.vol")
+    if (
+        victim == player
+        or cell not in game.tribes[player].pawns
+        or not any(_neighbour(game, cell, c) for c in camps)
+        or what not in ("food", "fire")
+        or (what == "fire" and not (game.fire_rules and game.tribes[victim].fire))
+    ):
+        _fail(
+            "Vol robs a tribe with a camp next to your group",
+            "Vol dépouille une tribu dont un camp est voisin de votre groupe",
+            "trick.vol",
+        )
     use_cards(game, player, (card,), "movement")
     if what == "fire":
         game.set_fire(victim, False, "vol", "trick.vol")
@@ -527,21 +632,24 @@ def rockfall(game, ask, entry, player, card) -> None:
     """Chute de pierre / Incendiaire (gap V68): a pawn that did not move and will not
     fight buries (or burns, a forest in summer) every piece on a neighbouring cell."""
     from .game_events import kill_all
-    from .game_turn import moved_here
+    from .game_moves import moved_here
 
     s = game.agenda[0]
     cell, target = _cell(game, entry), _cell(game, entry, "target")
     w, f = game.tribes[player].at(cell)
     still = w + f > sum(moved_here(s, cell))
-    from .game_turn import board
+    from .game_moves import board
 
     quiet = not board(game).opponents(cell, player)
     terrain = game.valley.terrain
     place_ok = (terrain[cell] in (MOUNTAIN, VOLCANO)) if card == "chute_de_pierre" else terrain[target] == FOREST
     if not (still and quiet and place_ok and _neighbour(game, cell, target)):
-        _fail(f"{TRICKS[card].title}: a pawn that neither moved nor fights, next to the target (not across a river)",
-              f"{TRICKS[card].title} : un pion qui n'a ni bougé ni combattu, voisin de la cible (pas au-delà d'une rivière)",
-              f"trick.{card}")
+        _fail(
+            f"{TRICKS[card].title}: a pawn that neither moved nor fights, next to the target (not across a river)",
+            f"{TRICKS[card].title} : un pion qui n'a ni bougé ni combattu, voisin de la cible "
+            "(pas au-delà d'une rivière)",
+            f"trick.{card}",
+        )
     use_cards(game, player, (card,), "movement")
     if card == "incendiaire":
         game.markers.burning.add(target)
@@ -549,16 +657,38 @@ def rockfall(game, ask, entry, player, card) -> None:
 
 
 EFFECTS = {
-    "espionnage": recorded, "intuition": intuition, "silax": turn_card, "torches": turn_card,
-    "cannibales": turn_card, "pierre_taillee": fight_card, "propulseur": fight_card, "fortes_tetes": fight_card,
-    "pieges": traps, "grimper_aux_arbres": hide,
-    "nage": survive_flood, "troncs_d_arbre": survive_flood, "fuite": flee, "ami": friend, "appeau": lure,
-    "filet": survival_card, "racines": survival_card, "engrais_naturel": survival_card,
-    "herbes_de_fertilite": births_card, "bonnes_herbes": births_card, "comme_une_bete": births_card,
-    "fievre_puerperale": puerperal, "terrasse": terrace, "semailles_tardives": late_sowing,
-    "terre_brulee": scorched, "palissade": palisade, "enfant_sauvage": wild_child, "louveteau": cub,
-    "visite_de_famille": family, "tambour_de_guerre": drum, "coup_de_foudre": love, "vol": theft,
-    "chute_de_pierre": rockfall, "incendiaire": rockfall,
+    "espionnage": recorded,
+    "intuition": intuition,
+    "silax": turn_card,
+    "torches": turn_card,
+    "cannibales": turn_card,
+    "pierre_taillee": fight_card,
+    "propulseur": fight_card,
+    "fortes_tetes": fight_card,
+    "pieges": traps,
+    "grimper_aux_arbres": hide,
+    "nage": survive_flood,
+    "troncs_d_arbre": survive_flood,
+    "fuite": flee,
+    "ami": friend,
+    "appeau": lure,
+    "filet": survival_card,
+    "racines": survival_card,
+    "engrais_naturel": survival_card,
+    "herbes_de_fertilite": births_card,
+    "bonnes_herbes": births_card,
+    "comme_une_bete": births_card,
+    "fievre_puerperale": puerperal,
+    "terrasse": terrace,
+    "semailles_tardives": late_sowing,
+    "terre_brulee": scorched,
+    "palissade": palisade,
+    "enfant_sauvage": wild_child,
+    "louveteau": cub,
+    "visite_de_famille": family,
+    "tambour_de_guerre": drum,
+    "coup_de_foudre": love,
+    "vol": theft,
+    "chute_de_pierre": rockfall,
+    "incendiaire": rockfall,
 }
-
-__all__ = ["tricks_now", "play_trick", "may_play", "window", "use_cards", "drum_push", "wolf_goes_wild", "PLAIN"]

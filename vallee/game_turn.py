@@ -13,14 +13,13 @@ from .animals import Conditions, Field, Unit, move_animals
 from .arrivals import Token, place_arrivals
 from .births import Camp, resolve_births
 from .calendar import arrivals_count
-from .camps import FIELD_MARKERS, camp_kind, found_camp_problem, sowing_problem, start_camp_problem
-from .core import PLAIN, SUMMER, VOLCANO, WINTER, BadRequest, IllegalRequest, cell_name, parse_cell, reading_key
+from .camps import camp_kind, sowing_problem, start_camp_problem
+from .core import PLAIN, SUMMER, BadRequest, cell_name, parse_cell, reading_key
 from .game import HIDDEN, Animal, _fail, sorted_cells
 from .game_setup import START_WARRIORS, START_WOMEN, deal, draw_trick, lot, setup_order
-from .standing import Standing, first_player, victory
+from .standing import victory
 from .survival import Situation, survival_ledger
-from .tribes import Board, Limits, Move, check_move
-from .tricks import hand_limit, trick_draws
+from .tricks import trick_draws
 
 STEPS: dict = {}
 
@@ -29,6 +28,7 @@ def step(name: str):
     def register(fn):
         STEPS[name] = fn
         return fn
+
     return register
 
 
@@ -45,11 +45,17 @@ def names(cells) -> list[str]:
 
 # -- setup ------------------------------------------------------------------------------------
 
+
 @step("first_player_lot")
 def first_player_lot(game, s, entry):
     if entry is None:
-        return {"kind": "lot", "options": list(game.seats), "random": game.modes["dice"],
-                "en": "Draw lots for the first player", "fr": "Tirez au sort le premier joueur"}
+        return {
+            "kind": "lot",
+            "options": list(game.seats),
+            "random": game.modes["dice"],
+            "en": "Draw lots for the first player",
+            "fr": "Tirez au sort le premier joueur",
+        }
     first = lot(game, game.seats, entry)
     game.emit("first_player", "setup.first_player", player=first)
     setup_order(game, first)
@@ -75,21 +81,32 @@ def place_camp(game, s, entry):
     cells = start_cells(game)
     if entry is None:
         plains = [c for c in cells if game.valley.terrain[c] == PLAIN] if game.tribes[player].food >= 1 else []
-        return {"kind": "place_camp", "player": player, "options": names(cells), "field_options": names(plains),
-                "en": f"{player}: set up your camp, five warriors and two women on a free cell",
-                "fr": f"{player} : installez votre camp, cinq guerriers et deux femmes sur une case libre"}
+        return {
+            "kind": "place_camp",
+            "player": player,
+            "options": names(cells),
+            "field_options": names(plains),
+            "en": f"{player}: set up your camp, five warriors and two women on a free cell",
+            "fr": f"{player} : installez votre camp, cinq guerriers et deux femmes sur une case libre",
+        }
     cell = read_cell(game, entry.get("cell"), "cell")
     if cell not in cells:
         camps = {c: name for name, t in game.tribes.items() for c in t.camps}
         rule = start_camp_problem(game.valley, cell, camps) or "camps.free_cell"
-        _fail(f"{player} cannot set up on {cell_name(cell)}", f"{player} ne peut pas s'installer en {cell_name(cell)}",
-              rule)
+        _fail(
+            f"{player} cannot set up on {cell_name(cell)}",
+            f"{player} ne peut pas s'installer en {cell_name(cell)}",
+            rule,
+        )
     sow = entry.get("field", False)
     if not isinstance(sow, bool):
         raise BadRequest("field", "must be true or false")
     if sow and (game.valley.terrain[cell] != PLAIN or game.tribes[player].food < 1):
-        _fail("a field at setup needs a plain camp and 1 food", "un champ au départ demande un camp en plaine et 1 nourriture",
-              "sowing.where")
+        _fail(
+            "a field at setup needs a plain camp and 1 food",
+            "un champ au départ demande un camp en plaine et 1 nourriture",
+            "sowing.where",
+        )
     tribe = game.tribes[player]
     tribe.camps[cell] = camp_kind(game.valley, cell)
     game.change_pawns(player, cell, START_WARRIORS, START_WOMEN, "setup", "setup.camp")
@@ -113,10 +130,9 @@ def _deal(game, s, entry):
 
 # -- the turn's plan -------------------------------------------------------------------------------
 
+
 def next_turn(game) -> None:
     """Start the next game turn: clear this-turn markers, plan its phases (rules «Les phases»)."""
-    from .animals import Conditions  # noqa: F401  (kept for readers: conditions are built per step)
-
     game.turn += 1
     game._info = None
     m = game.markers
@@ -124,22 +140,30 @@ def next_turn(game) -> None:
     m.cold_snap, m.no_arrivals, m.epizootie, m.move_limit = False, False, None, 2
     for tribe in game.tribes.values():
         tribe.turn_cards = []
-    returning = [p for p in game.seats if game.tribes[p].out is False and not game.tribes[p].count
-                 and game.turn_log.get("may_return", {}).get(p)]
+    returning = [
+        p
+        for p in game.seats
+        if game.tribes[p].out is False and not game.tribes[p].count and game.turn_log.get("may_return", {}).get(p)
+    ]
     game.turn_players = len(game.on_board()) + len(returning)
     game.turn_log = {"hunt": {}, "births": {}, "killed": {}, "hidden": set(), "returning": returning}
     info = game.info
     game._phase = "start"
-    game.emit("turn", "phase.end", season=info.season, season_turn=info.season_turn, year=info.year,
-              phases=list(info.phases))
+    game.emit(
+        "turn", "phase.end", season=info.season, season_turn=info.season_turn, year=info.year, phases=list(info.phases)
+    )
     plan = []
     if info.runs("events"):
         plan.append({"step": "event_draw", "phase": "events"})
     plan += [{"step": "arrivals", "phase": "arrivals"}]
     plan += [{"step": "return", "phase": "arrivals", "player": p} for p in returning]
-    plan += [{"step": "animal_die", "phase": "animals"}, {"step": "after_animals", "phase": "animals", "passed": []},
-             {"step": "order", "phase": "tribes"}, {"step": "combat", "phase": "combat"},
-             {"step": "survival_all", "phase": "survival"}]
+    plan += [
+        {"step": "animal_die", "phase": "animals"},
+        {"step": "after_animals", "phase": "animals", "passed": []},
+        {"step": "order", "phase": "tribes"},
+        {"step": "combat", "phase": "combat"},
+        {"step": "survival_all", "phase": "survival"},
+    ]
     if info.season == SUMMER and info.season_turn == 1 and not info.extra_turn:
         plan.append({"step": "late_sowing", "phase": "survival", "passed": []})
     if info.runs("births"):
@@ -153,6 +177,7 @@ def next_turn(game) -> None:
 
 
 # -- 2) arrivals and the return ---------------------------------------------------------------------
+
 
 def read_tokens(game, entry, count: int, field: str = "tokens") -> list:
     """The tokens of a draw entry (given, or drawn from the virtual bag), taken out of the bag."""
@@ -176,8 +201,11 @@ def read_tokens(game, entry, count: int, field: str = "tokens") -> list:
         rq.only_fields(t, ("species", "letter"), f"{field}.{i}", ("species", "letter"))
         tokens.append((rq.species(t["species"], f"{field}.{i}.species"), t["letter"]))
     if drawn is not None and given != drawn:
-        _fail("the bag is virtual: the companion draws (leave the tokens out)",
-              "le sac est virtuel : le compagnon tire (omettez les pions)", "random.virtual")
+        _fail(
+            "the bag is virtual: the companion draws (leave the tokens out)",
+            "le sac est virtuel : le compagnon tire (omettez les pions)",
+            "random.virtual",
+        )
     for token in tokens:
         take_from_bag(game, token)
     game.drew("bag")
@@ -195,8 +223,11 @@ def take_from_bag(game, token) -> None:
     holder = next((a for a in game.animals.values() if a.species == species and letter in a.letters), None)
     spare = next((t for t in game.bag if t[0] == species), None)
     if holder is None or spare is None:
-        _fail(f"no {species} token {letter} is in the bag", f"aucun pion {species} {letter} n'est dans le sac",
-              "pieces.animals")
+        _fail(
+            f"no {species} token {letter} is in the bag",
+            f"aucun pion {species} {letter} n'est dans le sac",
+            "pieces.animals",
+        )
     holder.letters[holder.letters.index(letter)] = spare[1]
     game.bag.remove(spare)
 
@@ -228,15 +259,19 @@ def add_animals(game, species: str, cell, letters: list, why: str, rule: str) ->
         unit = Animal(new_unit_id(game, species, cell), species, cell, [])
         game.animals[unit.id] = unit
     unit.letters.extend(letters)
-    game.emit("animals_arrived", rule, species=species, cell=cell_name(cell), count=len(letters), unit=unit.id,
-              why=why)
+    game.emit("animals_arrived", rule, species=species, cell=cell_name(cell), count=len(letters), unit=unit.id, why=why)
 
 
 def conditions(game, humans=None) -> Conditions:
     m = game.markers
-    return Conditions(humans=frozenset(game.human_cells() if humans is None else humans),
-                      flooded=frozenset(m.flooded), burning=frozenset(m.burning), closed=frozenset(m.closed),
-                      frozen_rivers=frozenset(m.frozen_rivers), drought=m.drought)
+    return Conditions(
+        humans=frozenset(game.human_cells() if humans is None else humans),
+        flooded=frozenset(m.flooded),
+        burning=frozenset(m.burning),
+        closed=frozenset(m.closed),
+        frozen_rivers=frozenset(m.frozen_rivers),
+        drought=m.drought,
+    )
 
 
 def units(game) -> list[Unit]:
@@ -246,39 +281,60 @@ def units(game) -> list[Unit]:
 @step("arrivals")
 def arrivals(game, s, entry):
     info = game.info
-    count = 0 if game.markers.no_arrivals else arrivals_count(game.turn, info.season, game.turn_players,
-                                                              game.variants)
+    count = 0 if game.markers.no_arrivals else arrivals_count(game.turn, info.season, game.turn_players, game.variants)
     count = min(count, len(game.bag))
     if count == 0:
         game.emit("no_arrivals", "phase.arrivals", why="viande_rare" if game.markers.no_arrivals else "none")
         return True
     if entry is None:
-        return {"kind": "tokens", "count": count, "random": game.modes["bag"],
-                "en": f"Draw {count} animal token(s) from the bag", "fr": f"Tirez {count} pion(s) animal du sac"}
+        return {
+            "kind": "tokens",
+            "count": count,
+            "random": game.modes["bag"],
+            "en": f"Draw {count} animal token(s) from the bag",
+            "fr": f"Tirez {count} pion(s) animal du sac",
+        }
     tokens = read_tokens(game, entry, count)
     place_tokens(game, tokens, "arrival", "phase.arrivals")
     return True
 
 
 def place_tokens(game, tokens, why: str, rule: str) -> None:
-    result = place_arrivals(game.valley, [Token(sp, le) for sp, le in tokens], units(game), conditions(game),
-                            game.variants, epizootie=game.markers.epizootie)
+    result = place_arrivals(
+        game.valley,
+        [Token(sp, le) for sp, le in tokens],
+        units(game),
+        conditions(game),
+        game.variants,
+        epizootie=game.markers.epizootie,
+    )
     for p in result.placements:
         token = (p.token.species, p.token.letter)
         if p.outcome in ("back_to_bag", "removed"):
             game.bag.append(token)
-            game.emit("arrival_refused", "phase.arrivals", species=token[0], letter=token[1],
-                      cell=cell_name(p.cell), why=p.outcome)
+            game.emit(
+                "arrival_refused",
+                "phase.arrivals",
+                species=token[0],
+                letter=token[1],
+                cell=cell_name(p.cell),
+                why=p.outcome,
+            )
         else:
             add_animals(game, token[0], p.cell, [token[1]], why, rule)
 
 
 def free_edge_cells(game) -> list:
     """Edge cells with no pawn, animal or camp, open this turn (gap V75)."""
-    taken = game.human_cells() | {a.cell for a in game.animals.values()} | {
-        c for t in game.tribes.values() for c in t.camps} | game.closed_cells()
-    return [c for c in game.valley.cells if game.valley.on_perimeter(c) and c not in game.valley.lake
-            and c not in taken]
+    taken = (
+        game.human_cells()
+        | {a.cell for a in game.animals.values()}
+        | {c for t in game.tribes.values() for c in t.camps}
+        | game.closed_cells()
+    )
+    return [
+        c for c in game.valley.cells if game.valley.on_perimeter(c) and c not in game.valley.lake and c not in taken
+    ]
 
 
 @step("return")
@@ -289,13 +345,20 @@ def return_player(game, s, entry):
         game.emit("return_impossible", "return.window", player=player)
         return True
     if entry is None:
-        return {"kind": "return", "player": player, "options": names(cells),
-                "en": f"{player} comes back: pick a free edge cell for three warriors and a woman",
-                "fr": f"{player} revient : choisissez une case libre du bord pour trois guerriers et une femme"}
+        return {
+            "kind": "return",
+            "player": player,
+            "options": names(cells),
+            "en": f"{player} comes back: pick a free edge cell for three warriors and a woman",
+            "fr": f"{player} revient : choisissez une case libre du bord pour trois guerriers et une femme",
+        }
     cell = read_cell(game, entry.get("cell"), "cell")
     if cell not in cells:
-        _fail("a returning tribe enters on a free edge cell", "une tribu qui revient entre sur une case libre du bord",
-              "return.window")
+        _fail(
+            "a returning tribe enters on a free edge cell",
+            "une tribu qui revient entre sur une case libre du bord",
+            "return.window",
+        )
     tribe = game.tribes[player]
     tribe.returned = True
     game.trick_discards.extend(c for c in tribe.hand if c != HIDDEN)
@@ -309,12 +372,17 @@ def return_player(game, s, entry):
 
 # -- 3) animals -----------------------------------------------------------------------------------
 
+
 @step("animal_die")
 def animal_die(game, s, entry):
     if entry is None:
-        return {"kind": "roll", "count": 1, "random": game.modes["dice"],
-                "en": "Roll the die: the compass rose sends every animal one way",
-                "fr": "Lancez le dé : la rose des vents envoie tous les animaux dans une direction"}
+        return {
+            "kind": "roll",
+            "count": 1,
+            "random": game.modes["dice"],
+            "en": "Roll the die: the compass rose sends every animal one way",
+            "fr": "Lancez le dé : la rose des vents envoie tous les animaux dans une direction",
+        }
     face = game.dice(entry, 1)[0]
     game.turn_log["animal_face"] = face
     from .game_events import move_solitaire
@@ -331,18 +399,35 @@ def move_all_animals(game, face: int) -> None:
     """The animal phase on the board (rules §3): units move, herds merge, fields suffer."""
     fields = [Field(c, f["state"], f["palisade"]) for c, f in game.fields.items()]
     phase = move_animals(game.valley, conditions(game), face, units(game), fields, game.variants)
-    game.emit("animals_moved", "phase.animals", face=face, direction=phase.direction,
-              moves=[{"unit": m.unit.id, "species": m.unit.species, "count": m.unit.count,
-                      "from": cell_name(m.unit.cell), "to": cell_name(m.end), "path": [cell_name(c) for c in m.path],
-                      "stop": m.stop, "rule": m.rule} for m in phase.moves if m.path or m.stop != "pinned"])
+    game.emit(
+        "animals_moved",
+        "phase.animals",
+        face=face,
+        direction=phase.direction,
+        moves=[
+            {
+                "unit": m.unit.id,
+                "species": m.unit.species,
+                "count": m.unit.count,
+                "from": cell_name(m.unit.cell),
+                "to": cell_name(m.end),
+                "path": [cell_name(c) for c in m.path],
+                "stop": m.stop,
+                "rule": m.rule,
+            }
+            for m in phase.moves
+            if m.path or m.stop != "pinned"
+        ],
+    )
     for m in phase.moves:
         game.animals[m.unit.id].cell = m.end
     for herd in phase.herds:
         keep = game.animals[herd.units[0]]
         for uid in herd.units[1:]:
             keep.letters.extend(game.animals.pop(uid).letters)
-        game.emit("herd", "animals.herd", species=herd.species, cell=cell_name(herd.cell), count=herd.count,
-                  unit=keep.id)
+        game.emit(
+            "herd", "animals.herd", species=herd.species, cell=cell_name(herd.cell), count=herd.count, unit=keep.id
+        )
     for change in phase.fields:
         if change.after == change.before:
             continue
@@ -359,244 +444,29 @@ def after_animals(game, s, entry):
     Visite de famille, Tambour de guerre): asked only when someone may play one."""
     from .game_tricks import window
 
-    return window(game, s, entry, "after_animals", "Cards after the animals' move?",
-                  "Des cartes après le déplacement des animaux ?")
-
-
-# -- 4) first player, movement, camps ----------------------------------------------------------------
-
-def standings(game) -> dict:
-    return {p: Standing(len(t.camps), t.count, t.food, t.fire) for p, t in game.tribes.items()}
-
-
-@step("order")
-def order(game, s, entry):
-    seats = [p for p in game.seats if game.tribes[p].count]
-    if not seats:
-        game.order = ()
-        return True
-    drawn = None
-    if entry is not None:
-        drawn = lot(game, s["tied"], entry)
-    result = first_player(seats, standings(game), game.turn, game.first_setup if game.first_setup in seats else None,
-                          drawn)
-    if not result.order:
-        s["tied"] = list(result.tied)
-        return {"kind": "lot", "options": list(result.tied), "random": game.modes["dice"],
-                "en": "A tie for first player: draw lots", "fr": "Égalité pour le premier joueur : tirez au sort"}
-    game.order = result.order
-    game.emit("order", "standing.first_player", order=list(result.order), decided_by=result.decided_by)
-    game.then(*({"step": "movement", "phase": "tribes", "player": p, "moved": {}} for p in result.order))
-    return True
-
-
-def moved_here(s, cell) -> tuple[int, int]:
-    w, f = s["moved"].get(cell_name(cell), (0, 0))
-    return w, f
-
-
-def mark_moved(s, cell, w: int, f: int) -> None:
-    mw, mf = moved_here(s, cell)
-    s["moved"][cell_name(cell)] = [mw + w, mf + f]
-
-
-def board(game, tribe_name: str = "", hide=()) -> Board:
-    pawns = {}
-    for name, t in game.tribes.items():
-        for cell, (w, f) in t.pawns.items():
-            if cell in hide and name != tribe_name:
-                continue
-            pawns.setdefault(cell, {})[name] = (w, f)
-    beasts = {}
-    for a in game.animals.values():
-        if a.cell not in hide:
-            beasts[a.cell] = beasts.get(a.cell, 0) + a.count
-    return Board(pawns, beasts)
-
-
-def movable(game, s, player) -> dict:
-    """Cell → (warriors, women) of the player's pawns that have not moved this phase."""
-    out = {}
-    for cell, (w, f) in game.tribes[player].pawns.items():
-        if cell in game.markers.frozen_cells:
-            continue
-        mw, mf = moved_here(s, cell)
-        if w - mw > 0 or f - mf > 0:
-            out[cell] = (w - mw, f - mf)
-    return out
-
-
-def camp_cells(game, s, player) -> list:
-    """Cells where the player may found a camp now (rules §4; gaps V40, V43)."""
-    tribe = game.tribes[player]
-    out = []
-    for cell, (w, f) in tribe.pawns.items():
-        if not game.variants.camp_after_move:
-            mw, mf = moved_here(s, cell)
-            w, f = w - mw, f - mf
-        opponents = board(game).opponents(cell, player)
-        if found_camp_problem(game.valley, cell, w, f, opponents, game.camp_owner(cell) is not None,
-                              len(tribe.camps)) is None:
-            out.append(cell)
-    return out
-
-
-def fire_cells(game, s, player) -> list:
-    """Cells where the player may take fire now (rules «Règles évoluées : le feu»)."""
-    if not game.may_take_fire(player):
-        return []
-    out = []
-    burning = game.markers.burning
-    for cell, (w, f) in game.tribes[player].pawns.items():
-        if board(game).opponents(cell, player):
-            continue
-        near_fire = cell in game.markers.lava or any(n in burning for n in game.valley.neighbours(cell))
-        still = sum(moved_here(s, cell)) < w + f
-        if near_fire or (game.valley.terrain[cell] == VOLCANO and still):
-            out.append(cell)
-    return out
-
-
-@step("movement")
-def movement(game, s, entry):
-    player = s["player"]
-    if not game.tribes[player].count:
-        return True
-    if entry is None:
-        return {"kind": "move", "kinds": ["move", "found_camp", "take_fire", "done"], "player": player,
-                "options": {"groups": {cell_name(c): list(v) for c, v in sorted(movable(game, s, player).items(),
-                                                                                   key=lambda kv: reading_key(kv[0]))},
-                            "camps": names(camp_cells(game, s, player)), "fire": names(fire_cells(game, s, player)),
-                            "max_cells": game.markers.move_limit},
-                "en": f"{player}: move your pawns, found camps, then say done",
-                "fr": f"{player} : déplacez vos pions, installez des camps, puis terminez"}
-    kind = entry["kind"]
-    if kind == "done":
-        game.emit("moves_done", "phase.tribes", player=player)
-        return True
-    if kind == "found_camp":
-        found_camp(game, s, player, entry)
-    elif kind == "take_fire":
-        cell = read_cell(game, entry.get("cell"), "cell")
-        if cell not in fire_cells(game, s, player):
-            _fail(f"{player} cannot take fire on {cell_name(cell)}", f"{player} ne peut pas prendre le feu en {cell_name(cell)}",
-                  "fire.take")
-        if game.valley.terrain[cell] == VOLCANO and cell not in game.markers.lava:
-            w, f = game.tribes[player].at(cell)
-            mw, mf = moved_here(s, cell)
-            mark_moved(s, cell, w - mw, f - mf)  # the pawns that take fire on a volcano stay
-        game.set_fire(player, True, "taken", "fire.take")
-    else:
-        move_group(game, s, player, entry)
-    return False
-
-
-def read_group(entry) -> tuple[int, int]:
-    from . import requests as rq
-
-    return rq.count(entry, "warriors", 0, 10, 0), rq.count(entry, "women", 0, 6, 0)
-
-
-def move_group(game, s, player, entry) -> None:
-    """One group's move, checked by :func:`vallee.tribes.check_move`, then made."""
-    from . import requests as rq
-    from .game_tricks import use_cards
-
-    rq.only_fields(entry, ("kind", "player", "from", "path", "warriors", "women", "leave", "cards", "wolf"), "")
-    start = read_cell(game, entry.get("from"), "from")
-    path = tuple(read_cell(game, c, f"path.{i}") for i, c in enumerate(rq.items(entry.get("path"), "path", 8)))
-    w, f = read_group(entry)
-    leave = {}
-    for key, value in rq.obj(entry.get("leave", {}), "leave").items():
-        cell = read_cell(game, key, f"leave.{key}")
-        pair = rq.items(value, f"leave.{key}", 2)
-        if len(pair) != 2:
-            raise BadRequest(f"leave.{key}", "must be [warriors, women]")
-        leave[cell] = (rq.count({0: pair[0]}, 0, 0, 10, parent=f"leave.{key}"),
-                       rq.count({1: pair[1]}, 1, 0, 6, parent=f"leave.{key}"))
-    cards = tuple(rq.items(entry.get("cards", []), "cards", 4))
-    free = movable(game, s, player).get(start, (0, 0))
-    if w > free[0] or f > free[1]:
-        _fail(f"{player} has not {w} warriors and {f} women free to move on {cell_name(start)}",
-              f"{player} n'a pas {w} guerriers et {f} femmes libres de bouger en {cell_name(start)}", "tribes.pieces")
-    hide = set(path[:-1]) if "camouflage" in cards else set()
-    if "fuite" in cards:
-        hide.add(start)
-    if "tambour_de_guerre" in cards and path:
-        from .game_tricks import drum_push
-
-        drum_push(game, player, path[0], (path[0][0] - start[0], path[0][1] - start[1]), check_only=True)
-    limits = Limits(season=game.info.season, max_cells=game.markers.move_limit, cards=cards,
-                    frozen=frozenset(game.markers.frozen_cells))
-    checked = check_move(game.valley, board(game, player, hide), Move(player, start, path, w, f, leave),
-                         conditions(game, ()), limits, game.variants)
-    use_cards(game, player, cards, "movement")
-    if "tambour_de_guerre" in cards:
-        drum_push(game, player, path[0], (path[0][0] - start[0], path[0][1] - start[1]))
-    game.change_pawns(player, start, -w, -f, "move", "phase.tribes")
-    rest = (w, f)
-    for cell, _why in checked.stops:
-        if cell in leave and cell != checked.end:
-            lw, lf = leave[cell]
-            game.change_pawns(player, cell, lw, lf, "move", "tribes.contact")
-            mark_moved(s, cell, lw, lf)
-            rest = (rest[0] - lw, rest[1] - lf)
-    game.change_pawns(player, checked.end, rest[0], rest[1], "move", "phase.tribes")
-    mark_moved(s, checked.end, *rest)
-    tribe = game.tribes[player]
-    if entry.get("wolf") and tribe.wolf == start:
-        tribe.wolf = checked.end
-    game.emit("moved", "phase.tribes", player=player, start=cell_name(start), path=[cell_name(c) for c in path],
-              end=cell_name(checked.end), warriors=w, women=f, stops=[[cell_name(c), why] for c, why in checked.stops])
-    if tribe.wolf == start and start not in tribe.pawns:
-        from .game_tricks import wolf_goes_wild
-
-        wolf_goes_wild(game, player)
-    if game.neutrals:
-        from .game_events import solitaire_meets
-
-        for cell in path:
-            solitaire_meets(game, cell, player)
-    abandoned = [c for c in tribe.camps if tribe.at(c)[1] == 0 and c not in tribe.pacs]
-    if abandoned:
-        game.emit("warning", "camps.abandoned", player=player, cells=names(abandoned))
-    game.check_camps()
-
-
-def found_camp(game, s, player, entry) -> None:
-    from .game_tricks import use_cards
-
-    cell = read_cell(game, entry.get("cell"), "cell")
-    pacs = entry.get("card") == "pacs"
-    tribe = game.tribes[player]
-    w, f = tribe.at(cell)
-    if not game.variants.camp_after_move:
-        mw, mf = moved_here(s, cell)
-        w, f = w - mw, f - mf
-    problem = found_camp_problem(game.valley, cell, w, f, board(game).opponents(cell, player),
-                                 game.camp_owner(cell) is not None, len(tribe.camps), pacs)
-    if problem:
-        _fail(f"{player} cannot found a camp on {cell_name(cell)}", f"{player} ne peut pas installer de camp en {cell_name(cell)}",
-              problem)
-    if pacs:
-        use_cards(game, player, ("pacs",), "movement")
-        pair = (2, 0) if w >= 2 and not (w and f) else (0, 2) if f >= 2 and not (w and f) else (1, 1)
-        if f == 0:
-            tribe.pacs[cell] = game.turn
-    else:
-        pair = (1, 1)
-    mark_moved(s, cell, *pair)
-    tribe.camps[cell] = camp_kind(game.valley, cell)
-    game.emit("camp_founded", "camps.couple", player=player, cell=cell_name(cell), camp=tribe.camps[cell])
+    return window(
+        game,
+        s,
+        entry,
+        "after_animals",
+        "Cards after the animals' move?",
+        "Des cartes après le déplacement des animaux ?",
+    )
 
 
 # -- 6) survival ------------------------------------------------------------------------------------------
 
+
 @step("survival_all")
 def survival_all(game, s, entry):
-    game.then(*({"step": "survival", "phase": "survival", "player": p, "cards": []} for p in game.order
-                if game.tribes[p].count),
-              {"step": "harvest_end", "phase": "survival"})
+    game.then(
+        *(
+            {"step": "survival", "phase": "survival", "player": p, "cards": []}
+            for p in game.order
+            if game.tribes[p].count
+        ),
+        {"step": "harvest_end", "phase": "survival"},
+    )
     return True
 
 
@@ -604,9 +474,16 @@ def ledger_of(game, s, player):
     tribe = game.tribes[player]
     info = game.info
     m = game.markers
-    situation = Situation(season=info.season, harvest=info.harvest, drought=m.drought, cold_snap=m.cold_snap,
-                          good_rains=m.good_rains, fire_rules=game.fire_rules, has_fire=tribe.fire,
-                          cards=tuple(s["cards"]))
+    situation = Situation(
+        season=info.season,
+        harvest=info.harvest,
+        drought=m.drought,
+        cold_snap=m.cold_snap,
+        good_rains=m.good_rains,
+        fire_rules=game.fire_rules,
+        has_fire=tribe.fire,
+        cards=tuple(s["cards"]),
+    )
     cells = {c: tuple(v) for c, v in tribe.pawns.items()}
     fields = {c: game.fields[c]["state"] for c in cells if c in game.fields}
     return survival_ledger(game.valley, situation, tribe.food, cells, fields, game.variants)
@@ -625,16 +502,24 @@ def survival(game, s, entry):
         if ledger.starve == 0 and not may_play(game, player, "survival"):
             feed(game, player, ledger, [])
             return True
-        return {"kind": "feed", "player": player, "starve": ledger.starve, "balance": ledger.balance,
-                "options": {cell_name(c): list(v) for c, v in tribe.pawns.items()},
-                "en": f"{player}: survival, balance {ledger.balance:+d}" + (
-                    f"; pick {ledger.starve} pawn(s) who starve" if ledger.starve else ""),
-                "fr": f"{player} : survie, solde {ledger.balance:+d}" + (
-                    f" ; choisissez {ledger.starve} pion(s) qui meurent de faim" if ledger.starve else "")}
+        return {
+            "kind": "feed",
+            "player": player,
+            "starve": ledger.starve,
+            "balance": ledger.balance,
+            "options": {cell_name(c): list(v) for c, v in tribe.pawns.items()},
+            "en": f"{player}: survival, balance {ledger.balance:+d}"
+            + (f"; pick {ledger.starve} pawn(s) who starve" if ledger.starve else ""),
+            "fr": f"{player} : survie, solde {ledger.balance:+d}"
+            + (f" ; choisissez {ledger.starve} pion(s) qui meurent de faim" if ledger.starve else ""),
+        }
     starving = read_pawn_list(game, player, entry.get("starve", []), "starve")
     if sum(w + f for _, w, f in starving) != ledger.starve:
-        _fail(f"{player} must let exactly {ledger.starve} pawn(s) starve", f"{player} doit laisser mourir exactement "
-              f"{ledger.starve} pion(s)", "survival.starve")
+        _fail(
+            f"{player} must let exactly {ledger.starve} pawn(s) starve",
+            f"{player} doit laisser mourir exactement {ledger.starve} pion(s)",
+            "survival.starve",
+        )
     feed(game, player, ledger, starving)
     return True
 
@@ -652,16 +537,27 @@ def read_pawn_list(game, player, value, field) -> list:
         seen[cell] = (sw + w, sf + f)
         have = game.tribes[player].at(cell)
         if seen[cell][0] > have[0] or seen[cell][1] > have[1]:
-            _fail(f"{player} has not those pawns on {cell_name(cell)}", f"{player} n'a pas ces pions en {cell_name(cell)}",
-                  "tribes.pieces")
+            _fail(
+                f"{player} has not those pawns on {cell_name(cell)}",
+                f"{player} n'a pas ces pions en {cell_name(cell)}",
+                "tribes.pieces",
+            )
         out.append((cell, w, f))
     return out
 
 
 def feed(game, player, ledger, starving) -> None:
-    game.emit("ledger", "phase.survival", player=player,
-              lines=[{"item": l.item, "cell": cell_name(l.cell) if l.cell else None, "food": l.food, "rule": l.rule}
-                     for l in ledger.lines], balance=ledger.balance, starve=ledger.starve)
+    game.emit(
+        "ledger",
+        "phase.survival",
+        player=player,
+        lines=[
+            {"item": l.item, "cell": cell_name(l.cell) if l.cell else None, "food": l.food, "rule": l.rule}
+            for l in ledger.lines
+        ],
+        balance=ledger.balance,
+        starve=ledger.starve,
+    )
     hunt = game.turn_log["hunt"].pop(player, 0)
     if hunt:
         game.change_food(player, hunt, "hunt", "combat.hunt_food")
@@ -690,19 +586,36 @@ def late_sowing(game, s, entry):
 
 # -- 7) births ---------------------------------------------------------------------------------------
 
+
 @step("births_all")
 def births_all(game, s, entry):
     players = [p for p in game.order if game.tribes[p].count]
-    game.then(*({"step": "births", "phase": "births", "player": p, "rolls": [], "first": None, "cards": [],
-                 "chosen": {}, "extra": []} for p in players),
-              {"step": "after_births", "phase": "births", "passed": []})
+    game.then(
+        *(
+            {
+                "step": "births",
+                "phase": "births",
+                "player": p,
+                "rolls": [],
+                "first": None,
+                "cards": [],
+                "chosen": {},
+                "extra": [],
+            }
+            for p in players
+        ),
+        {"step": "after_births", "phase": "births", "passed": []},
+    )
     return True
 
 
 def birth_camps(game, s, player) -> list:
     tribe = game.tribes[player]
-    camps = [Camp(c, kind, tribe.at(c)[1]) for c, kind in sorted(tribe.camps.items(), key=lambda kv: reading_key(kv[0]))
-             if tribe.at(c)[1]]
+    camps = [
+        Camp(c, kind, tribe.at(c)[1])
+        for c, kind in sorted(tribe.camps.items(), key=lambda kv: reading_key(kv[0]))
+        if tribe.at(c)[1]
+    ]
     camps += [Camp(parse_cell(c, "extra"), "outside", 1) for c in s["extra"]]
     if s["first"]:
         camps.sort(key=lambda c: cell_name(c.cell) != s["first"])
@@ -718,22 +631,37 @@ def births(game, s, entry):
         if entry.get("camp") is not None and not s["rolls"]:
             camp = read_cell(game, entry["camp"], "camp")
             if camp not in [c.cell for c in camps]:
-                _fail("births happen in a camp with women", "les naissances ont lieu dans un camp avec des femmes",
-                      "births.count")
+                _fail(
+                    "births happen in a camp with women",
+                    "les naissances ont lieu dans un camp avec des femmes",
+                    "births.count",
+                )
             s["first"] = cell_name(camp)
             camps = birth_camps(game, s, player)
         s["rolls"].extend(game.dice(entry, 1))
     chosen = {parse_cell(k, "chosen"): v for k, v in s["chosen"].items()}
-    result = resolve_births(camps, s["rolls"], tribe.warriors, tribe.women,
-                            fertility="herbes_de_fertilite" in s["cards"], chosen=chosen, variants=game.variants)
+    result = resolve_births(
+        camps,
+        s["rolls"],
+        tribe.warriors,
+        tribe.women,
+        fertility="herbes_de_fertilite" in s["cards"],
+        chosen=chosen,
+        variants=game.variants,
+    )
     if result.awaiting is not None:
         if entry is None and not s["rolls"] and not camps:
             return True
-        return {"kind": "roll", "count": 1, "player": player, "random": game.modes["dice"],
-                "camp": cell_name(result.awaiting["camp"]),
-                "options": [cell_name(c.cell) for c in camps] if not s["rolls"] else [],
-                "en": f"{player}: roll a birth die for the camp on {cell_name(result.awaiting['camp'])}",
-                "fr": f"{player} : lancez un dé de naissance pour le camp en {cell_name(result.awaiting['camp'])}"}
+        return {
+            "kind": "roll",
+            "count": 1,
+            "player": player,
+            "random": game.modes["dice"],
+            "camp": cell_name(result.awaiting["camp"]),
+            "options": [cell_name(c.cell) for c in camps] if not s["rolls"] else [],
+            "en": f"{player}: roll a birth die for the camp on {cell_name(result.awaiting['camp'])}",
+            "fr": f"{player} : lancez un dé de naissance pour le camp en {cell_name(result.awaiting['camp'])}",
+        }
     gave = []
     for b in result.births:
         if b.sex == "cancelled":
@@ -750,22 +678,33 @@ def births(game, s, entry):
 def after_births(game, s, entry):
     from .game_tricks import window
 
-    return window(game, s, entry, "end_of_births", "Cards at the end of births?", "Des cartes à la fin des naissances ?")
+    return window(
+        game, s, entry, "end_of_births", "Cards at the end of births?", "Des cartes à la fin des naissances ?"
+    )
 
 
 # -- 8) sowing ------------------------------------------------------------------------------------------
 
+
 @step("sowing_all")
 def sowing_all(game, s, entry):
-    game.then(*({"step": "sowing", "phase": "sowing", "player": p, "terrace": False} for p in game.order
-                if game.tribes[p].count))
+    game.then(
+        *(
+            {"step": "sowing", "phase": "sowing", "player": p, "terrace": False}
+            for p in game.order
+            if game.tribes[p].count
+        )
+    )
     return True
 
 
 def sowing_cells(game, player, terrace: bool) -> list:
     tribe = game.tribes[player]
-    return [c for c, kind in tribe.camps.items()
-            if sowing_problem(game.valley, c, kind, c in game.fields, len(game.fields), tribe.food, terrace) is None]
+    return [
+        c
+        for c, kind in tribe.camps.items()
+        if sowing_problem(game.valley, c, kind, c in game.fields, len(game.fields), tribe.food, terrace) is None
+    ]
 
 
 @step("sowing")
@@ -777,22 +716,31 @@ def sowing(game, s, entry):
     if not cells and not (may_play(game, player, "sowing") and not s["terrace"]):
         return True
     if entry is None:
-        return {"kind": "sow", "player": player, "options": names(cells),
-                "en": f"{player}: sow fields (1 food each)?", "fr": f"{player} : semer des champs (1 nourriture chacun) ?"}
+        return {
+            "kind": "sow",
+            "player": player,
+            "options": names(cells),
+            "en": f"{player}: sow fields (1 food each)?",
+            "fr": f"{player} : semer des champs (1 nourriture chacun) ?",
+        }
     from . import requests as rq
 
     wanted = [read_cell(game, c, f"cells.{i}") for i, c in enumerate(rq.items(entry.get("cells", []), "cells", 9))]
     for i, cell in enumerate(wanted):
         tribe = game.tribes[player]
-        problem = sowing_problem(game.valley, cell, tribe.camps.get(cell), cell in game.fields, len(game.fields),
-                                 tribe.food, s["terrace"])
+        problem = sowing_problem(
+            game.valley, cell, tribe.camps.get(cell), cell in game.fields, len(game.fields), tribe.food, s["terrace"]
+        )
         if problem:
-            _fail(f"{player} cannot sow on {cell_name(cell)}", f"{player} ne peut pas semer en {cell_name(cell)}", problem)
+            _fail(
+                f"{player} cannot sow on {cell_name(cell)}", f"{player} ne peut pas semer en {cell_name(cell)}", problem
+            )
         sow_field(game, player, cell, "phase.sowing")
     return True
 
 
 # -- 9) trick draw, 10) end of turn --------------------------------------------------------------------
+
 
 @step("trick_draw")
 def trick_draw(game, s, entry):
@@ -811,9 +759,10 @@ def trick_draw(game, s, entry):
 def end(game, s, entry):
     """Phase 10 (rules §10): victory, eliminations and the return, lasting effects, the season marker."""
     from .game_events import end_of_turn_effects
+    from .game_moves import standings
 
     info = game.info
-    order_now = [p for p in game.order] or [p for p in game.seats if not game.tribes[p].out]
+    order_now = list(game.order) + [p for p in game.seats if p not in game.order and not game.tribes[p].out]
     may_return = {}
     for p in game.seats:
         tribe = game.tribes[p]
@@ -828,17 +777,28 @@ def end(game, s, entry):
             tribe.hand = []
             game.emit("eliminated", "standing.extinct", player=p, may_return=False)
     game.turn_log["may_return"] = may_return
-    verdict = victory(order_now, standings(game), [p for p in game.seats if game.tribes[p].announced],
-                      game.fire_rules, bool(may_return), game.variants)
+    verdict = victory(
+        order_now,
+        standings(game),
+        [p for p in game.seats if game.tribes[p].announced],
+        game.fire_rules,
+        bool(may_return),
+        game.variants,
+    )
     for p in game.seats:
         game.tribes[p].announced = p in verdict.announced
     if verdict.announced:
         game.emit("four_camps", "standing.victory", players=list(verdict.announced))
     if verdict.reason is not None:
         game.over, game.winners, game.reason = True, verdict.winners, verdict.reason
-        game.emit("game_over", "standing.extinct" if verdict.reason == "extinct" else (
-            "standing.last_tribe" if verdict.reason == "last_tribe" else "standing.victory"),
-            winners=list(verdict.winners), reason=verdict.reason)
+        game.emit(
+            "game_over",
+            "standing.extinct"
+            if verdict.reason == "extinct"
+            else ("standing.last_tribe" if verdict.reason == "last_tribe" else "standing.victory"),
+            winners=list(verdict.winners),
+            reason=verdict.reason,
+        )
         return True
     end_of_turn_effects(game, info)
     for tribe in game.tribes.values():
@@ -847,6 +807,3 @@ def end(game, s, entry):
                 del tribe.pacs[cell]
     game.check_camps()
     return True
-
-
-__all__ = ["STEPS", "step", "next_turn", "hand_limit", "FIELD_MARKERS", "WINTER", "IllegalRequest", "Animal"]

@@ -16,7 +16,8 @@ from .conftest import ROOT
 
 def test_the_doc_has_an_example_for_every_command():
     commands = " ".join(command for command, _, _ in examples())
-    for name in ("map check", "calendar", "animals", "combat", "survival", "event", "arrivals", "births", "standing", "move", "camp"):
+    for name in ("map check", "calendar", "animals", "combat", "survival", "event", "arrivals", "births", "standing", "move", "camp",
+                 "replay"):
         assert f"maamut vallee {name}" in commands
 
 

@@ -62,8 +62,7 @@ class Ledger:
 def play_checked(setup, seed):
     game = Game.new(setup)
     ledger = Ledger(game)
-    play_game(game, random.Random(seed), max_turns=TURN_LIMIT, check=ledger.check)
-    return game
+    return play_game(game, random.Random(seed), max_turns=TURN_LIMIT, check=ledger.check)
 
 
 SETUPS = [
@@ -72,9 +71,21 @@ SETUPS = [
     ({"players": ["a", "b", "c", "d"], "map": "sample"}, 3),
     ({"players": ["a", "b", "c", "d", "e"], "map": "sample", "fire_rules": True}, 4),
     ({"players": ["a", "b", "c", "d", "e", "f"], "map": "sample", "random": "physical"}, 5),
-    ({"players": ["red", "blue", "green"], "map": "sample", "random": {"bag": "physical", "tricks": "physical"},
-      "variants": {"herd_order": "rear_first", "food_timing": "at_survival", "hunt_food": "per_kill",
-                   "solitaire_moves": "before_animals", "locator_token": "arrives"}}, 6),
+    (
+        {
+            "players": ["red", "blue", "green"],
+            "map": "sample",
+            "random": {"bag": "physical", "tricks": "physical"},
+            "variants": {
+                "herd_order": "rear_first",
+                "food_timing": "at_survival",
+                "hunt_food": "per_kill",
+                "solitaire_moves": "before_animals",
+                "locator_token": "arrives",
+            },
+        },
+        6,
+    ),
 ]
 
 
