@@ -182,8 +182,7 @@
       box.append(option(T("Keep it", "Le garder"), {kind: k, choice: "keep"}), option(T("Burn it", "Le brûler"), {kind: k, choice: "burn"}));
     } else if (k === "sow") {
       const chosen = new Set();
-      box.append(checks(ask.options, chosen), option(T("Sow", "Semer"), null, "primary"));
-      box.lastChild.onclick = () => play({kind: "sow", cells: [...chosen]});
+      box.append(checks(ask.options, chosen), button(T("Sow", "Semer"), () => play({kind: "sow", cells: [...chosen]}), "primary"));
     } else if (k === "feed") {
       box.append(feedInput(ask));
     } else if (k === "pass") {
@@ -311,7 +310,13 @@
       list.append(el("li", `${s.side}: ${T("bonus", "bonus")} ${s.bonus} (${parts})`));
     });
     box.append(list);
-    if (f.last) box.append(el("p", T("Last roll: ", "Dernier jet : ") + f.last.join(" – ")));
+    if (f.last && f.last.totals) {
+      const who = (side) => (side === "animals" ? T("the animals", "les animaux") : side);
+      const parts = Object.keys(f.last.totals).map((side) =>
+        `${who(side)} ${f.last.dice[side]} + ${f.last.bonus[side]} = ${f.last.totals[side]}`);
+      const end = f.last.tie ? T(" (tie: roll again)", " (égalité : on relance)") : "";
+      box.append(el("p", T("Last roll: ", "Dernier jet : ") + parts.join(" · ") + end, "last-roll"));
+    }
     if (f.odds) {
       const odds = Object.entries(f.odds).map(([who, p]) => `${who === "animals" ? T("the animals", "les animaux") : who} ${pct(p)}`).join(" · ");
       box.append(el("p", T("Who holds the cell in the end: ", "Qui garde la case à la fin : ") + odds, "odds"));
