@@ -113,7 +113,7 @@ class Companion:
         settings = {"REFEREE_PIN": str(self.cfg.web["pin"])} if self.cfg.web.get("pin") else {}
         settings.update(web_config or {})
         mammut = mammut_mode(self.cfg.path("var/mammut-game.jsonl"))
-        vallee = vallee_mode(self.cfg.path("var/vallee-maps"))
+        vallee = vallee_mode(self.cfg.path("var/vallee-maps"), self.cfg.path("var/vallee-game.jsonl"))
         return create_app(settings, session=self.table, hub=self.hub, hints=hints_for_page, ai_seats=self.ai_seats,
                           camera_relearn=self.request_relearn, camera_questions=CameraQuestionDesk(self),
                           games=[g for g in (mammut, vallee) if g])
@@ -242,16 +242,27 @@ def mammut_mode(journal_path: str) -> GameMode | None:
     return GameMode("Mammut", bp, {EXTENSION: table}, live=table)
 
 
-def vallee_mode(maps_folder: str) -> GameMode | None:
-    """La Vallée des Mammouths on ``/vallee/``: the valley drawn from its map and the map
-    editor, the group's maps kept in ``maps_folder``; writes need the referee, as
-    Mâamut's do. ``None`` when it is not installed."""
+def vallee_mode(maps_folder: str, journal_path: str | None = None) -> GameMode | None:
+    """La Vallée des Mammouths on ``/vallee/``: the game master's page over the table's
+    one game, kept in ``journal_path`` (resumed from it; ``None``: no live game, the
+    valley view only), the map editor, the group's maps kept in ``maps_folder``; writes
+    need the referee, as Mâamut's do, and every device follows the game live. ``None``
+    when it is not installed."""
     try:
+        from vallee.live import ValleeTable
         from vallee.web import EXTENSION, MapShelf, bp
+        from vallee.web_game import TABLE
     except ImportError as exc:  # the Mâamut companion runs without it
         log.warning("La Vallée mode unavailable: %s", exc)
         return None
-    return GameMode("La Vallée", bp, {EXTENSION: MapShelf(maps_folder)})
+    extensions: dict = {EXTENSION: MapShelf(maps_folder)}
+    if journal_path is None:
+        return GameMode("La Vallée", bp, extensions)
+    table = ValleeTable(journal_path)
+    notice = table.table.notice()
+    if notice:
+        say(f"La Vallée: {notice['en']}")
+    return GameMode("La Vallée", bp, {**extensions, TABLE: table}, live=table)
 
 
 def seats_of(cfg: Config) -> list[dict]:

@@ -190,8 +190,8 @@ def _compass(valley: Valley, cx: float, cy: float) -> str:
     return "".join(parts)
 
 
-def render_valley(valley: Valley, *, editor: bool = False, caption: str = "") -> str:
-    """The whole valley as one ``<svg>``; ``editor`` adds the clickable cell edges."""
+def frame(valley: Valley) -> tuple[float, float, float, float, float, float]:
+    """The drawing's box (left, top, width, height) and where the rose sits."""
     o = valley.orientation
     xs, ys = zip(*(centre(o, c) for c in valley.cells)) if valley.cells else ((0.0,), (0.0,))
     pad = SIZE + 6
@@ -199,7 +199,12 @@ def render_valley(valley: Valley, *, editor: bool = False, caption: str = "") ->
     # the rose sits in the lower right corner, beside the board rather than over it
     rose_x, rose_y = right - 10, bottom - 10
     right, bottom = right + 50, bottom + 40
-    width, height = right - left, bottom - top
+    return left, top, right - left, bottom - top, rose_x, rose_y
+
+
+def render_valley(valley: Valley, *, editor: bool = False, caption: str = "") -> str:
+    """The whole valley as one ``<svg>``; ``editor`` adds the clickable cell edges."""
+    left, top, width, height, rose_x, rose_y = frame(valley)
     lava = {c for cells in valley.volcanoes.values() for c in cells}
     label = caption or (valley.title.get("en") if isinstance(valley.title, dict) else "") or valley.name
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="valley-board" viewBox="{left:.1f} {top:.1f} '
@@ -242,4 +247,105 @@ def direction_words(direction: str) -> dict:
     return {"en": DIRECTION_EN.get(direction, direction), "fr": DIRECTION_FR.get(direction, direction)}
 
 
-__all__ = ["render_valley", "legend", "centre", "edge_line", "SIZE"]
+#: Each species' mark on the board: a short name and a fill (the names are in the titles).
+SPECIES_MARK = {"wolf": ("Wo", "#6b6b6b"), "tiger": ("Ti", "#e07b16"), "bear": ("Be", "#6b3e1f"),
+                "bison": ("Bi", "#3d2b1f"), "rhino": ("Rh", "#5b6770"), "mammoth": ("Ma", "#7a4a2a")}
+SPECIES_FR = {"wolf": "loup", "tiger": "tigre", "bear": "ours", "bison": "bison", "rhino": "rhinocéros",
+              "mammoth": "mammouth"}
+
+
+DASHED = ' stroke-dasharray="3 2"'
+
+
+def _ink(fill: str) -> str:
+    r, g, b = (int(fill[i:i + 2], 16) for i in (1, 3, 5))
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
+
+
+def render_pieces(valley: Valley, state: dict, colours: dict) -> str:
+    """The pieces of a game (``vallee.game_view.view``'s JSON) as an ``<svg>`` of the same
+    box as :func:`render_valley`, laid over it: fields, markers, camps, animals and herds
+    with their counts, each tribe's warriors and women per cell.
+
+    >>> from vallee.board import sample_valley
+    >>> state = {"tribes": {"red": {"pawns": {"0,0": [3, 1]}, "camps": {"0,0": "village"}, "fire": True}},
+    ...          "animals": [{"species": "wolf", "cell": "1,0", "count": 2}], "neutrals": [],
+    ...          "fields": {"0,0": {"state": "intact"}}, "markers": {"flooded": ["0,1"], "burning": []}}
+    >>> svg = render_pieces(sample_valley(), state, {"red": "#d7263d"})
+    >>> svg.count('class="tribe"'), svg.count('class="herd"'), svg.count('class="camp"'), 'data-count="2"' in svg
+    (1, 1, 1, True)
+    """
+    left, top, width, height, _, _ = frame(valley)
+    o = valley.orientation
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="valley-pieces" viewBox="{left:.1f} {top:.1f} '
+             f'{width:.1f} {height:.1f}" role="img" aria-label="pieces / pions">']
+
+    def at(name: str) -> tuple[float, float] | None:
+        try:
+            cell = tuple(int(v) for v in name.split(","))
+        except ValueError:
+            return None
+        return centre(o, cell) if cell in valley.terrain else None
+
+    markers = state.get("markers") or {}
+    for kind, fill in (("flooded", "#5fb3ff"), ("burning", "#ff7b1f"), ("closed", "#cccccc")):
+        for name in markers.get(kind, []):
+            if (xy := at(name)):
+                parts.append(f'<polygon class="marker marker-{kind}" data-cell="{name}" points="'
+                             f'{_points(corners(o, xy[0], xy[1], SIZE - 4))}" fill="{fill}" fill-opacity="0.45"/>')
+    for name, field in (state.get("fields") or {}).items():
+        if (xy := at(name)):
+            damaged = field.get("state") == "damaged"
+            parts.append(f'<g class="field" data-cell="{name}">{_title("field" + (" (damaged)" if damaged else ""), "champ" + (" (abîmé)" if damaged else ""))}'
+                         f'<rect x="{xy[0] - 30:.1f}" y="{xy[1] - 6:.1f}" width="14" height="14" fill="#7ac143" '
+                         f'stroke="#1b1b1b" stroke-width="1.5"{DASHED if damaged else ""}/></g>')
+    for player, tribe in (state.get("tribes") or {}).items():
+        fill = colours.get(player, "#ffffff")
+        for name, camp in (tribe.get("camps") or {}).items():
+            if (xy := at(name)):
+                x, y = xy[0] + 18, xy[1] - 20
+                fr = "village" if camp == "village" else "grotte"
+                parts.append(f'<g class="camp" data-cell="{name}" data-player="{escape(player)}">'
+                             f'{_title(f"{player}: {camp}", f"{player} : {fr}")}'
+                             f'<polygon points="{x - 10},{y + 8} {x},{y - 8} {x + 10},{y + 8}" fill="{fill}" '
+                             f'stroke="#111" stroke-width="2"/></g>')
+    for i, (player, tribe) in enumerate((state.get("tribes") or {}).items()):
+        fill = colours.get(player, "#ffffff")
+        for name, (w, f) in (tribe.get("pawns") or {}).items():
+            if not (xy := at(name)):
+                continue
+            here = [p for p, t in state["tribes"].items() if name in (t.get("pawns") or {})]
+            k = here.index(player)
+            x, y = xy[0] - 22 + 22 * (k % 3) - (11 * (len(here) - 1) if len(here) < 3 else 0) + 11, xy[1] + 14 - 13 * (k // 3)
+            parts.append(f'<g class="tribe" data-cell="{name}" data-player="{escape(player)}" data-warriors="{w}" '
+                         f'data-women="{f}">{_title(f"{player}: {w} warrior(s), {f} woman/women", f"{player} : {w} guerrier(s), {f} femme(s)")}'
+                         f'<rect x="{x - 14:.1f}" y="{y - 9:.1f}" width="28" height="18" rx="4" fill="{fill}" '
+                         f'stroke="#111" stroke-width="1.5"/><text x="{x:.1f}" y="{y + 5:.1f}" text-anchor="middle" '
+                         f'font-size="13" font-weight="bold" fill="{_ink(fill)}">{w}·{f}</text></g>')
+    animals: dict = {}
+    for a in state.get("animals") or []:
+        animals.setdefault(a["cell"], []).append(a)
+    for name, units in animals.items():
+        if not (xy := at(name)):
+            continue
+        for k, a in enumerate(units):
+            mark, fill = SPECIES_MARK.get(a["species"], ("?", "#444444"))
+            x, y = xy[0] - 14 + 20 * (k % 2), xy[1] - 14 - 18 * (k // 2)
+            count = a["count"]
+            label = f"{count} {a['species']}" + (" (herd)" if count > 1 else "")
+            label_fr = f"{count} {SPECIES_FR.get(a['species'], a['species'])}" + (" (troupeau)" if count > 1 else "")
+            parts.append(f'<g class="{"herd" if count > 1 else "animal"}" data-cell="{name}" data-species="{a["species"]}" '
+                         f'data-count="{count}">{_title(label, label_fr)}'
+                         f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{fill}" stroke="#fff" stroke-width="1.5"/>'
+                         f'<text x="{x:.1f}" y="{y + 4:.1f}" text-anchor="middle" font-size="10" font-weight="bold" '
+                         f'fill="#ffffff">{mark}{count if count > 1 else ""}</text></g>')
+    for n in state.get("neutrals") or []:
+        if (xy := at(n["cell"])):
+            parts.append(f'<g class="neutral" data-cell="{n["cell"]}">{_title("lone " + n["sex"], "solitaire")}'
+                         f'<circle cx="{xy[0] + 20:.1f}" cy="{xy[1] + 8:.1f}" r="7" fill="#ffffff" stroke="#111" '
+                         f'stroke-width="2"/></g>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+__all__ = ["render_valley", "render_pieces", "frame", "legend", "centre", "edge_line", "SIZE"]

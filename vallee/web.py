@@ -8,8 +8,10 @@ can send. Request bodies go through the games' one reader (:mod:`rulekit.jsonreq
 a malformed one is a 400 naming the field, never a traceback. The routes are documented
 in docs/vallee-web.md.
 
-- ``/vallee/`` draws the loaded map (the sample valley unless ``?map=`` names a saved
-  one) as SVG made here from the map data (:mod:`vallee.board_svg`);
+- ``/vallee/`` is the game master's page: the valley drawn as SVG made here from the map
+  data (:mod:`vallee.board_svg`), the game's pieces over it and the turn as a guided
+  sequence (:mod:`vallee.web_game`, :mod:`vallee.live`); with no game, the loaded map
+  (the sample valley unless ``?map=`` names a saved one) and the form to start one;
 - ``/vallee/maps`` is the editor: the map is edited in the browser as its file's JSON,
   checked here by the validator after each change (findings naming their cells), saved
   in a folder of map files (:class:`MapShelf`), exported and imported as files.
@@ -282,8 +284,12 @@ def _texts() -> dict:
 def valley_page():
     name = request.args.get("map", "sample")
     raw, error = None, None
+    table = current_app.extensions.get("vallee_table")
+    game = table.game if table is not None else None
     try:
-        raw = _map_json(name)
+        raw = game.setup["json"]["map"] if game is not None else _map_json(name)
+        if isinstance(raw, str):
+            raw = shipped_map_json(raw)
         valley = read_map_file(raw).valley
     except KeyError:
         error = {"en": f"There is no map named {name!r}.", "fr": f"Aucune carte ne s'appelle {name!r}."}
@@ -298,9 +304,10 @@ def valley_page():
     rose = [{"face": face, **direction_words(valley.compass[face])} for face in sorted(valley.compass)]
     facts = {"cells": len(valley.cells), "rivers": len(valley.rivers), "volcanoes": len(valley.volcanoes),
              "lake": len(valley.lake), "letters": len(valley.letter)}
+    live = page_context() if table is not None else None
     return render_template("vallee/valley.html", error=None, maps=_map_list(), current=name, valley=valley,
                            svg=render_valley(valley), legend=legend(), rose=rose, facts=facts,
-                           problems=[p.to_json() for p in problems])
+                           problems=[p.to_json() for p in problems], live=live, playing=game is not None)
 
 
 @bp.get("/maps")
@@ -372,5 +379,7 @@ def save_map():
     return jsonify({"ok": True, "saved": path.stem, "valid": result["valid"], "problems": result["problems"],
                     "maps": _map_list()})
 
+
+from .web_game import page_context  # noqa: E402  (the live game's routes join the blueprint)
 
 __all__ = ["bp", "EXTENSION", "MapShelf", "blank_map", "check", "problem_cells"]

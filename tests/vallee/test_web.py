@@ -251,14 +251,20 @@ def test_the_blank_board_and_the_sample_agree_on_the_halves_seam():
     assert blank == {f"{q},{r}": half for (q, r), half in sample.half.items()}
 
 
-def test_every_route_of_the_blueprint_is_documented_in_docs_vallee_web(client):
+def test_every_route_of_the_blueprint_is_documented_in_docs_vallee_web(tmp_path):
     from pathlib import Path
 
+    from maamut.app import vallee_mode
+
+    app = create_app({"REFEREE_PIN": PIN, "TESTING": True},
+                     games=[vallee_mode(str(tmp_path / "maps"), str(tmp_path / "vallee.jsonl"))])
+    client = app.test_client()
+
     doc = (Path(__file__).resolve().parents[2] / "docs" / "vallee-web.md").read_text(encoding="utf-8")
-    routes = [(sorted(r.methods - {"HEAD", "OPTIONS"})[0], r.rule.replace("<name>", "NAME"))
-              for r in client.application.url_map.iter_rules() if r.endpoint.startswith("vallee.")
+    routes = [(sorted(r.methods - {"HEAD", "OPTIONS"})[0], r.rule.replace("<name>", "NAME").replace("<token>", "TOKEN"))
+              for r in client.application.url_map.iter_rules() if r.endpoint.startswith("vallee")
               and r.endpoint != "vallee.static"]
-    assert len(routes) == 7
+    assert len(routes) == 16
     for method, rule in routes:
         assert f"`{method} {rule}" in doc, (method, rule)
 
@@ -312,5 +318,8 @@ def test_bench_web_weighs_la_vallee_pages_within_the_page_budget(tmp_path):
     from maamut.web_bench import vallee_weights
 
     weights = vallee_weights(str(tmp_path / "maps"))
-    assert set(weights) == {"vallee_page_weight_kb", "vallee_editor_weight_kb"}
-    assert 0 < weights["vallee_page_weight_kb"] <= 150 and 0 < weights["vallee_editor_weight_kb"] <= 150
+    assert set(weights) == {"vallee_page_weight_kb", "vallee_editor_weight_kb", "vallee_game_weight_kb",
+                            "vallee_update_kb", "vallee_full_state_kb"}
+    for page in ("vallee_page_weight_kb", "vallee_editor_weight_kb", "vallee_game_weight_kb"):
+        assert 0 < weights[page] <= 150, page
+    assert 0 < weights["vallee_update_kb"] < weights["vallee_full_state_kb"]
