@@ -74,10 +74,11 @@ class TrackRun:
         """The setup frames the learner kept become the tracker's setup boards."""
         calibration = self.learner.calibration
         self._start_reading(calibration)
-        for frame in self.learner.frames:
-            observation = self.reader.read(frame, timestamp)
-            # Read with tiles at setup, so the tracker checks and locks the layout itself.
-            self.tracker.observe(_with_tiles(observation, calibration.tiles))
+        # The boards as the setup's changes showed them (the reader may not read a set's
+        # setup back: small pieces, tiles whose print it does not fit); with the tiles,
+        # so the tracker checks and locks the layout itself.
+        for observation in self.learner.observations(timestamp):
+            self.tracker.observe(observation)
 
     def feed(self, timestamp: float, frame: np.ndarray) -> None:
         self.frames_seen += 1
