@@ -27,7 +27,8 @@ from .questions import cell_crop_jpeg
 from .reader import BoardReader
 from .relight import LightWatch
 from .sources import SourceError, open_source
-from .stability import StabilityFilter
+from .changes import sample_grid
+from .stability import BoardChanges, ChangeEvidence, StabilityFilter
 from .track_setup import SetupLearner
 from .tracker import GameTracker, TrackerError
 
@@ -56,6 +57,8 @@ class TrackRun:
         self.tracker = GameTracker(self.players, self.variants, table=table,
                                    stability=StabilityFilter(frames=required, max_hidden_cells=MAX_HIDDEN_CELLS))
         self.reader: BoardReader | None = None
+        #: Each cell against the setup's empty board (only when the setup was seen).
+        self.changes: BoardChanges | None = None
         self.frames_seen = 0
         #: The light (warnings for the page, re-learning it under a game in progress).
         self.light = LightWatch(required=required)
@@ -79,6 +82,13 @@ class TrackRun:
         # so the tracker checks and locks the layout itself.
         for observation in self.learner.observations(timestamp):
             self.tracker.observe(observation)
+        # From here on each cell is also judged against its own empty look, so a move
+        # the reader misreads is still told by the cells it changed.
+        learner = self.learner
+        self.changes = BoardChanges(learner.grids[0], float(np.median(learner.sizes)), learner.mammoth_noise,
+                                    frames=self.required)
+        self.changes.start(learner.grids[-1])
+        self.tracker.board_changes = self.changes
 
     def feed(self, timestamp: float, frame: np.ndarray) -> None:
         self.frames_seen += 1
@@ -92,12 +102,24 @@ class TrackRun:
         observation = self.reader.read(frame, timestamp)
         if self.tracker.phase == "layout" and observation.board_found:
             observation = _with_tiles(observation, self.reader.calibration.tiles)
-        self.tracker.feed(observation)
+        self.tracker.feed(observation, self._changes_in(frame, observation))
         self._crop_question(frame)
         fresh = self.light.feed(timestamp, frame, observation, self.tracker, self.reader.calibration,
                                 MAX_HIDDEN_CELLS)
         if fresh is not None:
             self._relearnt(fresh, timestamp)
+
+    def _changes_in(self, frame: np.ndarray, observation) -> ChangeEvidence | None:
+        """What changed on each cell since the game's board was last seen (once the
+        setup was seen: its empty board is every cell's reference)."""
+        if self.changes is None:
+            return None
+        last = self.reader.locator.last
+        if not observation.board_found or last is None:
+            return self.changes.feed(None)
+        if self.reader.calibration.mirrored:
+            frame = mirror_frame(frame)
+        return self.changes.feed(sample_grid(frame, last.homography))
 
     def _crop_question(self, frame: np.ndarray) -> None:
         """A question just asked gets the camera's crop of its cell, from the frame that settled it."""

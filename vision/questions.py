@@ -133,6 +133,9 @@ class Question:
     raw: Contents                 # the reader's contents, colour labels (what is taught against)
     observation: Observation      # the settled board the question is about (unmasked)
     crop: bytes | None = field(default=None, repr=False)
+    #: When the question is which of several legal resolutions the cells' changes show:
+    #: the whole board each option stands for (labels), matched as it is once answered.
+    boards: tuple | None = field(default=None, repr=False)
 
     def to_json(self) -> dict:
         """The page's form: the cell as ``"q,r"``, owners as player ids."""
@@ -231,9 +234,12 @@ class CellQuestions:
             raise QuestionRefused("stale_question", "the game changed since this question was asked")
         if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < len(question.options):
             raise QuestionRefused("answer_refused", f"answer: give 0..{len(question.options) - 1}")
-        contents = tracker.contents_for_reader(question.options[option])
-        board = with_contents(question.observation, question.cell, contents)
-        board = masked(board, [c for c in board.unsure_cells])
+        if question.boards is not None:
+            board = question.boards[option]
+        else:
+            contents = tracker.contents_for_reader(question.options[option])
+            board = with_contents(question.observation, question.cell, contents)
+            board = masked(board, [c for c in board.unsure_cells])
         if not tracker.board_explained(board):
             raise QuestionRefused("answer_refused", "with that answer the board shows a change no legal "
                                   "action explains: look again at the cell")
@@ -241,7 +247,10 @@ class CellQuestions:
         return board
 
     def teach(self, tracker, question: Question, contents: Contents) -> None:
-        """Keep the answer for the cell while its look and the game's tokens there stay."""
+        """Keep the answer for the cell while its look and the game's tokens there stay
+        (an answer about which resolution the changes showed teaches no look)."""
+        if question.boards is not None:
+            return
         self.taught[question.cell] = Taught(question.raw, contents,
                                             contents_of_view(tracker.game_view(), question.cell))
 

@@ -97,6 +97,9 @@ class SetupLearner:
         self.frames: list[np.ndarray] = []  # accepted setup frames: empty board, then one per hunter
         #: Where each hunter was put down (cell ids, seat order), as the changes showed.
         self.cells: list[int] = []
+        #: How many grid points each hunter changed when put down (his size, as seen).
+        self.sizes: list[float] = []
+        self.mammoth_noise = 0.0
         #: Each accepted frame's grids (:func:`vision.changes.sample_grid`): the first is
         #: the empty board, every cell's own reference.
         self.grids: list[np.ndarray] = []
@@ -182,6 +185,10 @@ class SetupLearner:
         self.frames.append(frame)
         self.grids.append(grid)
         self.cells.append(cell)
+        self.sizes.append(float(gain[cell]))
+        # The mammoth's token put back or turned on its cross between steps: how much a
+        # still mammoth may change, which no piece moving there should be taken for.
+        self.mammoth_noise = max(self.mammoth_noise, float(gain[CENTRE]))
         if self.hunters_done:
             self._learn()
         return True
@@ -205,7 +212,7 @@ class SetupLearner:
                 break
         if best is None:
             # Frames that teach no calibration: wait for the setup to be shown again.
-            self.frames, self.grids, self.cells = self.frames[:1], self.grids[:1], []
+            self.frames, self.grids, self.cells, self.sizes = self.frames[:1], self.grids[:1], [], []
             return
         self.calibration = best[1]
         self._pieces = self.calibration.pieces
