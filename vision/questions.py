@@ -209,6 +209,8 @@ class CellQuestions:
         """After the tracker acted on a settled board: ask about the first unsure cell that
         matters for the move under way, or drop a question the board no longer raises."""
         raw, unsure = self._raw, self._unsure
+        if self.current is not None and self.current.boards is not None and not committed:
+            return self.current   # which resolution the cells' changes show: until answered
         self.current = None
         if committed or not unsure or raw is None or not tracker.in_step:
             return None

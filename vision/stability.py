@@ -182,7 +182,7 @@ class ChangeEvidence:
         """Nothing changed that a piece moving would change."""
         return bool(np.abs(self.strength(mammoth)).max() < CHANGE_AT_REST)
 
-    def fit(self, mammoth: int | None, changed: dict, shown) -> tuple[float, float, float]:
+    def fit(self, mammoth: int | None, changed: dict, shown, near=()) -> tuple[float, float, float]:
         """``(fit, strength, leak)`` of a change on the cells ``changed`` (cell: +1 when
         pieces are put down there, -1 when taken off, 0 either), the game having the
         mammoth on ``mammoth``. The cells ``shown`` must show it (a piece put down on an
@@ -191,6 +191,10 @@ class ChangeEvidence:
         others changed); ``leak``: the most change anywhere else. Above zero, the change
         explains the board better than any cell left out of it. The cross cell's
         reference is the mammoth on it, so there only how much it changed counts.
+
+        ``near``: cells a change that shows on none of its own may spill onto (a trap put
+        down under a hunter, wider than him, shows around him), as long as its own cells
+        did not lose a piece instead.
 
         >>> seen = ChangeEvidence(np.r_[-90.0, 80.0, 10.0, np.zeros(34)], 100.0, 0.0, True)
         >>> [round(v, 2) for v in seen.fit(None, {0: -1, 1: 1}, {0, 1})]
@@ -204,8 +208,15 @@ class ChangeEvidence:
             sign = changed.get(cell, 0)
             return abs(strength[cell]) if sign == 0 or cell == CENTRE else max(0.0, sign * strength[cell])
 
-        inside = [way(c) for c in shown] or [max((way(c) for c in changed), default=0.0)]
-        outside = np.abs(np.delete(strength, sorted(changed))) if changed else np.abs(strength)
+        inside = [way(c) for c in shown]
+        spilt = set()
+        if not inside:
+            inside = [max((way(c) for c in changed), default=0.0)]
+            lost = any(changed.get(c, 0) > 0 and strength[c] < -CHANGE_AT_REST for c in changed)
+            if near and not lost:
+                spilt = set(near) - set(changed)
+                inside = [max([inside[0]] + [abs(strength[c]) for c in spilt])]
+        outside = np.abs(np.delete(strength, sorted(set(changed) | spilt)))
         least = float(min(inside))
         leak = float(outside.max()) if outside.size else 0.0
         return least - leak, least, leak

@@ -139,6 +139,11 @@ class BoardView:
         return sorted(cells)
 
 
+#: Each cell's neighbours.
+NEIGHBOURS = tuple(frozenset(n for n in range(NUM_CELLS) if engine.hexgrid.distance(n, c) == 1)
+                   for c in range(NUM_CELLS))
+
+
 def _pieces(contents) -> int:
     """How much a cell's contents cover, roughly: a hunter or a trap one, the mammoth two."""
     return len(contents.hunters) + (contents.trap is not None) + 2 * contents.mammoth
@@ -225,6 +230,8 @@ class TrackerError(Exception):
 #: proposed when no other fits within CHANGES_MARGIN of it; several that fit are asked.
 CHANGES_FIT = 0.2
 CHANGES_MARGIN = 0.3
+#: Resolutions that fit by this much are asked about when none is clear.
+CHANGES_ASK = 0.1
 #: The reader's match is not proposed when a cell it changes shows less than this, or a
 #: cell it leaves alone more than CHANGES_LEAK (a misreading the changes contradict).
 CHANGES_DENY = 0.15
@@ -748,7 +755,8 @@ class GameTracker:
                 # was there.
                 if was.empty != now.empty:
                     shown.append(x)
-            scored.append((*evidence.fit(position.mammoth, ways, shown), c))
+            near = () if shown else {n for x in c.changed for n in NEIGHBOURS[x]}
+            scored.append((*evidence.fit(position.mammoth, ways, shown, near), c))
         scored.sort(key=lambda item: -item[0])
         return scored
 
@@ -771,15 +779,17 @@ class GameTracker:
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
         if fit >= CHANGES_FIT and strength >= CHANGE_SHOWN and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN):
             return self._propose(snap, best, timestamp)
-        plausible = [item for item in scored if item[0] >= CHANGES_FIT]
-        outcomes = {item[3].outcome.position for item in plausible}
-        if len(outcomes) > 1:
-            hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
-            seen = self._view_of(observation).masked(hidden)
-            read = [c for _, _, _, c in plausible if c.view.masked(hidden) == seen]
-            if observation.board_found and len({c.outcome.position for c in read}) == 1:
-                return self._propose(snap, read[0], timestamp)
-            return self._ask_between([item[3] for item in plausible], timestamp)
+        # Short of that, of the resolutions that fit well, the one the reader reads (every
+        # cell it reads surely); of those that fit at all, the referee is asked.
+        fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
+        hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        seen = self._view_of(observation).masked(hidden)
+        read = [c for c in fitting if c.view.masked(hidden) == seen]
+        if observation.board_found and len({c.outcome.position for c in read}) == 1:
+            return self._propose(snap, read[0], timestamp)
+        if scored[0][0] >= CHANGES_ASK:
+            # The alternatives offered: those that fit, then the next best ones.
+            return self._ask_between([c for _, _, _, c in scored], BoardView.of_position(position), timestamp)
         if any(leak < CHANGE_SHOWN for _, _, leak, _ in scored):
             return False  # on its way to a resolution (a flight not yet shown): wait
         strengths = evidence.strength(position.mammoth)
@@ -807,22 +817,23 @@ class GameTracker:
         scored = self._scored_by_changes(position.with_(hands=None), evidence)
         return not any(leak < CHANGE_SHOWN for _, _, leak, _ in scored)
 
-    def _ask_between(self, candidates: list, timestamp: float) -> bool:
-        """Ask the referee which of several resolutions the board shows, about the cell
-        that tells them apart (its contents in each; the best fit first)."""
+    def _ask_between(self, candidates: list, game: BoardView, timestamp: float) -> bool:
+        """Ask the referee which of the resolutions the board shows (the best fit first),
+        or that it still shows the game's board, about the cell that tells them apart:
+        its contents in each."""
         distinct = {}
         for c in candidates:
-            distinct.setdefault(c.outcome.position, c)
-        options = list(distinct.values())[:MAX_ASKED]
-        cells = sorted({x for c in options for x in c.changed})
-        cell = max(cells, key=lambda x: (len({contents_of_view(c.view, x) for c in options}), -x))
+            distinct.setdefault(c.outcome.position, c.view)
+        views = list(distinct.values())[:MAX_ASKED - 1] + [game]
+        cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)})
+        cell = max(cells, key=lambda x: (len({contents_of_view(v, x) for v in views}), -x))
         by_contents = {}
-        for c in options:
-            by_contents.setdefault(contents_of_view(c.view, cell), c)
+        for view in views:
+            by_contents.setdefault(contents_of_view(view, cell), view)
         if len(by_contents) < 2:
             return False
         contents = tuple(by_contents)
-        boards = tuple(self._observation_of(by_contents[k].view, timestamp) for k in contents)
+        boards = tuple(self._observation_of(by_contents[k], timestamp) for k in contents)
         snap = self.table.snapshot()
         self.questions.asked += 1
         raw = self.contents_for_reader(contents[0])
