@@ -824,7 +824,7 @@ class GameTracker:
         distinct = {}
         for c in candidates:
             distinct.setdefault(c.outcome.position, c.view)
-        views = list(distinct.values())[:MAX_ASKED - 1] + [game]
+        views = list(distinct.values())[:2 * MAX_ASKED] + [game]
         cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)})
         cell = max(cells, key=lambda x: (len({contents_of_view(v, x) for v in views}), -x))
         by_contents = {}
@@ -832,6 +832,9 @@ class GameTracker:
             by_contents.setdefault(contents_of_view(view, cell), view)
         if len(by_contents) < 2:
             return False
+        # The best fits first, the game's board last.
+        kept = [k for k, v in by_contents.items() if v is not game][:MAX_ASKED - 1]
+        by_contents = {k: by_contents[k] for k in kept + [contents_of_view(game, cell)]}
         contents = tuple(by_contents)
         boards = tuple(self._observation_of(by_contents[k], timestamp) for k in contents)
         snap = self.table.snapshot()
