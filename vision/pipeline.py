@@ -8,8 +8,10 @@ a calibration the set's colours are learnt from that setup as it happens
 (:mod:`vision.track_setup`).
 
 :meth:`TrackRun.result` is ``{"tiles", "placements", "actions", "position", "winner",
-"phase", "reports", "frames"}`` in the engine's JSON forms; ``reports`` lists the
-illegal or unrecognised changes the tracker saw, with the cells involved.
+"phase", "reports", "frames", "questions"}`` in the engine's JSON forms; ``reports``
+lists the illegal or unrecognised changes the tracker saw, with the cells involved;
+``questions`` the camera's question the game still waits on, if any
+(:meth:`vision.questions.Question.to_json`, owners as player ids).
 """
 
 from __future__ import annotations
@@ -64,6 +66,10 @@ class TrackRun:
         self.light = LightWatch(required=required)
         #: Called with each re-learnt calibration (the camera loop saves it).
         self.on_relearn = None
+        #: Called with each new question the tracker asks (``maamut track --ask``); it may
+        #: answer at once through :meth:`answer`.
+        self.on_question = None
+        self._asked: int | None = None
         if calibration is not None:
             self._start_reading(calibration)
 
@@ -104,6 +110,10 @@ class TrackRun:
             observation = _with_tiles(observation, self.reader.calibration.tiles)
         self.tracker.feed(observation, self._changes_in(frame, observation))
         self._crop_question(frame)
+        question = self.tracker.question
+        if question is not None and question.id != self._asked and self.on_question is not None:
+            self._asked = question.id
+            self.on_question(question)
         fresh = self.light.feed(timestamp, frame, observation, self.tracker, self.reader.calibration,
                                 MAX_HIDDEN_CELLS)
         if fresh is not None:
@@ -130,6 +140,11 @@ class TrackRun:
         if self.reader.calibration.mirrored:
             frame = mirror_frame(frame)
         question.crop = cell_crop_jpeg(frame, last.homography, question.cell)
+
+    def answer(self, question_id: int, option: int) -> dict:
+        """The answer to the tracker's question (``option``: index into its options); see
+        :meth:`vision.tracker.GameTracker.answer_question` (``QuestionRefused`` if not taken)."""
+        return self.tracker.answer_question(question_id, option)
 
     def request_relearn(self, timestamp: float | None = None) -> None:
         """Re-learn the light on the next still board that shows the game (the referee's button)."""
@@ -167,6 +182,9 @@ class TrackRun:
                             + (f", {len(self.learner.trap_frames)} of {len(self.players)} traps (then taken off)"
                                if self.learner and self.learner.traps else ""))})
         out["frames"] = self.frames_seen
+        # The camera's question nobody answered yet: the game waits on it.
+        question = self.tracker.question
+        out["questions"] = [] if question is None else [question.to_json()]
         return out
 
 

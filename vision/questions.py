@@ -257,6 +257,49 @@ class CellQuestions:
                                             contents_of_view(tracker.game_view(), question.cell))
 
 
+#: The question and its answers in the players' words, as the referee page says them
+#: (``companion_web/static/camera_question.js``), for ``maamut track --ask``.
+WORDS = {
+    "en": {"mammoth": "the mammoth", "hunter": "{name}'s hunter", "trap": "{name}'s trap", "and": " and ",
+           "ask": "Is that {what} on {cell}?", "ask_empty": "Is {cell} empty?", "yes": "Yes",
+           "other": "It's {what}", "other_empty": "Nothing there",
+           "prompt": "answer (1-{n}, Enter to leave it unanswered): ", "refused": "not taken: {why}"},
+    "fr": {"mammoth": "le mammouth", "hunter": "le chasseur de {name}", "trap": "le piège de {name}", "and": " et ",
+           "ask": "Est-ce {what} sur {cell} ?", "ask_empty": "La case {cell} est-elle vide ?", "yes": "Oui",
+           "other": "C'est {what}", "other_empty": "Il n'y a rien",
+           "prompt": "réponse (1-{n}, Entrée pour ne pas répondre) : ", "refused": "refusé : {why}"},
+}
+
+
+def worded(question: dict, lang: str = "en") -> tuple[str, list[str]]:
+    """The question (its JSON form, owners as player names) and its answers, worded.
+
+    >>> q = {"cell": "2,0", "seen": {"mammoth": False, "hunters": [], "trap": "Bob"},
+    ...      "options": [{"mammoth": False, "hunters": [], "trap": "Bob"},
+    ...                  {"mammoth": False, "hunters": ["Ann"], "trap": "Ann"},
+    ...                  {"mammoth": False, "hunters": [], "trap": None}]}
+    >>> worded(q)
+    ("Is that Bob's trap on 2,0?", ['Yes', "It's Ann's hunter and Ann's trap", 'Nothing there'])
+    >>> worded(q, "fr")[0]
+    'Est-ce le piège de Bob sur 2,0 ?'
+    """
+    words = WORDS.get(lang, WORDS["en"])
+
+    def what(contents):
+        parts = [words["mammoth"]] if contents["mammoth"] else []
+        parts += [words["hunter"].format(name=name) for name in contents["hunters"]]
+        if contents["trap"]:
+            parts.append(words["trap"].format(name=contents["trap"]))
+        return words["and"].join(parts)
+
+    seen = what(question["seen"])
+    text = words["ask"].format(what=seen, cell=question["cell"]) if seen else words["ask_empty"].format(
+        cell=question["cell"])
+    answers = [words["yes"] if i == 0 else (words["other"].format(what=what(o)) if what(o) else words["other_empty"])
+               for i, o in enumerate(question["options"])]
+    return text, answers
+
+
 def cell_crop_jpeg(frame, homography, cell: int, size: int = CROP_SIZE) -> bytes | None:
     """A ``size``-pixel square JPEG of ``cell`` as the camera sees it (``None`` if it cannot
     be cut out: the cell off the frame, an encoding failure).
@@ -285,5 +328,5 @@ def cell_crop_jpeg(frame, homography, cell: int, size: int = CROP_SIZE) -> bytes
     return jpeg.tobytes() if ok else None
 
 
-__all__ = ["Contents", "Question", "QuestionRefused", "CellQuestions", "Taught", "cell_crop_jpeg",
+__all__ = ["WORDS", "worded", "Contents", "Question", "QuestionRefused", "CellQuestions", "Taught", "cell_crop_jpeg",
            "contents_of_observation", "contents_of_view", "with_contents", "masked"]

@@ -25,12 +25,14 @@ must settle again after every disturbance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from engine.hexgrid import CENTRE
 
+from .calibration import moved_between
+from .changes import changed_counts
 from .observation import Observation
 
 
@@ -156,6 +158,9 @@ class StabilityFilter:
 #: or turned, another's overhang or shadow). Shares of the hunters' median size.
 CHANGE_SHOWN = 0.45
 CHANGE_AT_REST = 0.25
+#: A board still this many times the run a stable board needs: a piece lifted is not
+#: just in a hand on its way any more, the camera asks.
+WAITED = 4
 
 
 @dataclass
@@ -169,6 +174,8 @@ class ChangeEvidence:
     size: float
     mammoth_noise: float
     settled: bool
+    #: The board has now been still for WAITED times as long (once, on that frame).
+    waited: bool = False
 
     def strength(self, mammoth: int | None) -> np.ndarray:
         """Each cell's signed change as a share of a hunter's size; on the cell the game
@@ -241,22 +248,24 @@ class BoardChanges:
         self._previous: np.ndarray | None = None
         self._still = 0
         self._reference: np.ndarray | None = None   # occupancy of the board the game was last seen on
+        self._reference_grid: np.ndarray | None = None
         self._rest_pending = False
 
     def occupancy(self, grid: np.ndarray) -> np.ndarray:
         """(37,) grid points of each cell unlike the empty board (its light divided out)."""
-        from .changes import changed_counts
         return changed_counts(self.empty, grid).astype(float)
 
     def start(self, grid: np.ndarray) -> None:
         """The game starts on this board (the last setup step's grids)."""
         self._reference, self._rest_pending, self.evidence = self.occupancy(grid), False, None
+        self._reference_grid = grid
 
     def rest(self) -> None:
         """The board shows the game's position: it is the reference from the next still
         frame on (this one, when the board is still)."""
         if self._still > 1 and self._previous is not None:
             self._reference = self.occupancy(self._previous)
+            self._reference_grid = self._previous
             self._rest_pending = False
         else:
             self._rest_pending = True
@@ -265,7 +274,6 @@ class BoardChanges:
     def feed(self, grid: np.ndarray | None) -> ChangeEvidence | None:
         """One frame's grids (``None``: no board in view); the evidence while the board
         has been still for ``frames`` frames and the game's board is known."""
-        from .calibration import moved_between
         if grid is None:
             self._previous, self._still, self.evidence = None, 0, None
             return None
@@ -276,11 +284,15 @@ class BoardChanges:
             self.evidence = None
         if self._rest_pending and self._still > 1:
             self._reference, self._rest_pending = self.occupancy(grid), False
+            self._reference_grid = grid
         if self._reference is None or self._still < self.frames:
             return None
-        if self.evidence is None:
-            change = self.occupancy(grid) - self._reference
-            self.evidence = ChangeEvidence(change, self.size, self.mammoth_noise, settled=True)
-        elif self.evidence.settled:
-            self.evidence = ChangeEvidence(self.evidence.change, self.size, self.mammoth_noise, settled=False)
+        if self.evidence is not None:
+            self.evidence = replace(self.evidence, settled=False, waited=self._still == WAITED * self.frames)
+            return self.evidence
+        change = self.occupancy(grid) - self._reference
+        # The cross cell's empty look is unknown (the mammoth stood on it at setup):
+        # there, how much changed since the game's board is all there is.
+        change[CENTRE] = changed_counts(self._reference_grid, grid)[CENTRE]
+        self.evidence = ChangeEvidence(change, self.size, self.mammoth_noise, settled=True)
         return self.evidence

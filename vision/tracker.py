@@ -230,6 +230,8 @@ class TrackerError(Exception):
 #: proposed when no other fits within CHANGES_MARGIN of it; several that fit are asked.
 CHANGES_FIT = 0.2
 CHANGES_MARGIN = 0.3
+#: A piece put down shows at least this much on its cell, even on another piece.
+CHANGES_ARRIVAL = 0.1
 #: Resolutions that fit by this much are asked about when none is clear.
 CHANGES_ASK = 0.1
 #: The reader's match is not proposed when a cell it changes shows less than this, or a
@@ -500,7 +502,10 @@ class GameTracker:
         if asked is not None and self.table.snapshot().version != asked.version:
             self.questions.current = None  # the game changed elsewhere: the question is stale
         start = self._progress()
-        if changes is not None and changes.settled and self.questions.current is None:
+        if changes is not None and changes.settled and self.questions.current is not None \
+                and self.questions.current.boards is not None:
+            self.questions.current = None   # the board settled anew: look again
+        if changes is not None and (changes.settled or changes.waited) and self.questions.current is None:
             self._last_time = observation.timestamp
             if self._observe_changes(changes, observation):
                 self.stability.reset(forget_committed=True)
@@ -753,8 +758,8 @@ class GameTracker:
                 # A piece put down on an empty cell or taken off it shows; a trap put
                 # down under a hunter, a hunter joining another, may hide under what
                 # was there.
-                if was.empty != now.empty:
-                    shown.append(x)
+                if was.empty != now.empty and not (was.mammoth and now.mammoth):
+                    shown.append(x)   # (beside the mammoth, a hunter is lost in its own noise)
             near = () if shown else {n for x in c.changed for n in NEIGHBOURS[x]}
             scored.append((*evidence.fit(position.mammoth, ways, shown, near), c))
         scored.sort(key=lambda item: -item[0])
@@ -772,12 +777,19 @@ class GameTracker:
         position = snap.position.with_(hands=None)
         if evidence.at_rest(position.mammoth):
             return False
-        scored = self._scored_by_changes(position, evidence)
+        # A mover who vanishes was eliminated on his way only if he was seen on it.
+        scored = [item for item in self._scored_by_changes(position, evidence) if self._mover_evidenced(item[3])]
         if not scored:
             return False
         fit, strength, _, best = scored[0]
+        # Pieces only taken off, with nothing put down where they go, may be in a
+        # player's hand on their way: wait, and ask if the board stays so.
+        lifted = self._lifted(position, evidence) and not self._arrived(position, evidence, best)
+        if lifted and not evidence.waited:
+            return False
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
-        if fit >= CHANGES_FIT and strength >= CHANGE_SHOWN and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN):
+        if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
+                and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)):
             return self._propose(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads (every
         # cell it reads surely); of those that fit at all, the referee is asked.
@@ -785,17 +797,52 @@ class GameTracker:
         hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
         seen = self._view_of(observation).masked(hidden)
         read = [c for c in fitting if c.view.masked(hidden) == seen]
-        if observation.board_found and len({c.outcome.position for c in read}) == 1:
+        if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose(snap, read[0], timestamp)
-        if scored[0][0] >= CHANGES_ASK:
-            # The alternatives offered: those that fit, then the next best ones.
-            return self._ask_between([c for _, _, _, c in scored], BoardView.of_position(position), timestamp)
-        if any(leak < CHANGE_SHOWN for _, _, leak, _ in scored):
-            return False  # on its way to a resolution (a flight not yet shown): wait
-        strengths = evidence.strength(position.mammoth)
-        cells = [int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)]
-        self._report("unrecognised_change", "the board shows a change no legal action explains", cells, timestamp)
+        changed = np.abs(evidence.strength(position.mammoth)).max() >= CHANGE_SHOWN
+        if scored[0][0] >= CHANGES_ASK or (changed and not self._flight_under_way(position, scored)):
+            # The alternatives offered: those that fit, then the next best ones, and what
+            # the player may do on his own cell (a trap put down or taken up).
+            offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
+            offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
+            return self._ask_between(offered, BoardView.of_position(position), timestamp)
+        if not changed or self._flight_under_way(position, scored):
+            return False  # too faint to tell, or a flight on its way: wait
+        # Nothing legal fits: said as the reader sees it when it can (a hunter moved out of
+        # turn, or not in a straight line), else with the cells that changed.
+        strengths = np.abs(evidence.strength(position.mammoth))
+        changed = [int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)]
+        hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
+                                 self._view_of(observation).masked(hidden), timestamp, changed)
         return False
+
+    @staticmethod
+    def _lifted(position: engine.Position, evidence: ChangeEvidence) -> bool:
+        """Whether every cell that changed only lost a piece the game has there (a hunter
+        or the mammoth lifted, in a hand): nothing was put down yet."""
+        strength = evidence.strength(position.mammoth)
+        cells = np.flatnonzero(np.abs(strength) >= CHANGE_SHOWN)
+        occupied = set(position.hunters.values()) | {position.mammoth}
+        return bool(len(cells)) and all(strength[c] < 0 and c in occupied and c != CENTRE for c in cells)
+
+    @staticmethod
+    def _arrived(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:
+        """Whether the cells ``candidate`` puts pieces down on show some piece arriving."""
+        strength = evidence.strength(position.mammoth)
+        before = BoardView.of_position(position)
+        arrivals = [x for x in candidate.changed
+                    if _pieces(contents_of_view(candidate.view, x)) > _pieces(contents_of_view(before, x))]
+        return any(abs(strength[x]) >= CHANGES_ARRIVAL if x == CENTRE else strength[x] >= CHANGES_ARRIVAL
+                   for x in arrivals)
+
+    @staticmethod
+    def _flight_under_way(position: engine.Position, scored) -> bool:
+        """Whether the board may be on its way to a resolution that moves more than the
+        mover (the mammoth's flight, frightened hunters): every cell that changed is one
+        that resolution changes."""
+        return any(leak < CHANGE_SHOWN and (c.view.mammoth != position.mammoth or len(c.changed) > 2)
+                   for _, _, leak, c in scored)
 
     def _changes_deny(self, position: engine.Position, candidate: Candidate) -> bool:
         """Whether the cells' changes, on a still board, contradict a resolution the reader
@@ -824,7 +871,7 @@ class GameTracker:
         distinct = {}
         for c in candidates:
             distinct.setdefault(c.outcome.position, c.view)
-        views = list(distinct.values())[:2 * MAX_ASKED] + [game]
+        views = list(distinct.values()) + [game]
         cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)})
         cell = max(cells, key=lambda x: (len({contents_of_view(v, x) for v in views}), -x))
         by_contents = {}
@@ -873,7 +920,10 @@ class GameTracker:
             self.board_changes.rest()
         return True
 
-    def _report_unexplained(self, snap: Snapshot, before: BoardView, seen: BoardView, timestamp: float) -> None:
+    def _report_unexplained(self, snap: Snapshot, before: BoardView, seen: BoardView, timestamp: float,
+                            changed=None) -> None:
+        """Say why the board is not matched (``changed``: the cells that changed, when the
+        cells' changes are known, for a change the reader does not see as one hunter's)."""
         position = snap.position
         if self.board_changes is not None and not self._changes_unexplained(position):
             return  # a misreading: the cells show no change, or one a legal action explains
@@ -906,7 +956,7 @@ class GameTracker:
             self._report("illegal_move", message, cells, timestamp, hunter=player, rule=rule)
             return
         self._report("unrecognised_change", "the board shows a change no legal action explains",
-                     cells, timestamp)
+                     cells if changed is None else changed, timestamp)
 
     def _explained_after(self, position: engine.Position, variants, observation: Observation) -> bool:
         """Would the board seen last be explained from ``position`` (the game after a pass)?"""
