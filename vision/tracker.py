@@ -800,14 +800,14 @@ class GameTracker:
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose(snap, read[0], timestamp)
         changed = np.abs(evidence.strength(position.mammoth)).max() >= CHANGE_SHOWN
-        if scored[0][0] >= CHANGES_ASK or (changed and not self._flight_under_way(position, scored)):
+        waiting = self._flight_under_way(position, scored) and not evidence.waited
+        if scored[0][0] >= CHANGES_ASK or (changed and not waiting):
             # The alternatives offered: those that fit, then the next best ones, and what
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
             return self._ask_between(offered, BoardView.of_position(position), timestamp)
-        if not changed or self._flight_under_way(position, scored):
-            return False  # too faint to tell, or a flight on its way: wait
+        return False  # too faint to tell, or a flight on its way: wait
         # Nothing legal fits: said as the reader sees it when it can (a hunter moved out of
         # turn, or not in a straight line), else with the cells that changed.
         strengths = np.abs(evidence.strength(position.mammoth))
