@@ -58,6 +58,14 @@ def game_tracked(game: Path) -> tuple[bool, int]:
     """Whether a sample game is tracked exactly from its setup (every action in order,
     the final position, nothing reported), and how many boards were committed wrongly
     (actions that differ from the expected ones)."""
+    exact, false_commits, _ = track_game(game)
+    return exact, false_commits
+
+
+def track_game(game: Path) -> tuple[bool, int, str]:
+    """:func:`game_tracked`, and how the game ended: ``"exact"``, ``"setup"`` (the setup
+    was never learnt), ``"asked"`` (waiting on a question nobody answered), ``"reported"``
+    (a change reported as unexplained) or ``"stalled"`` (turns missing, nothing said)."""
     expected = json.loads((game / "expected.json").read_text())
     run = TrackRun(expected["players"])
     with open_source(str(game / "frames")) as source:
@@ -72,7 +80,9 @@ def game_tracked(game: Path) -> tuple[bool, int]:
     final = result["position"] or {}
     exact = (got == want and len(result["actions"]) == len(want) and not result["reports"]
              and {k: final.get(k) for k in ("mammoth", "hunters", "traps")} == expected["final"])
-    return exact, false_commits
+    ending = ("exact" if exact else "setup" if run.reader is None else "asked" if result["questions"]
+              else "reported" if result["reports"] else "stalled")
+    return exact, false_commits, ending
 
 
 def run_samples_bench(root: Path | str = DEFAULT_SAMPLES) -> dict:
@@ -108,11 +118,16 @@ def run_cross_generator_bench(tables: int = 50, games: int = 8, seed: int = CROS
         for i in range(games):
             write_game(generate_game(seed + 500_000 + i), out)
         frames, right, wrong = read_tables(Path(out))
-        tracked = [game_tracked(g) for g in sorted(Path(out).glob("game-*"))]
+        tracked = [track_game(g) for g in sorted(Path(out).glob("game-*"))]
     return {"cross_generator": "tuned on sim.render, measured on sim.flatart",
             "cross_generator_frames": frames,
             "cross_generator_frames_correct": round(right / max(frames, 1), 4),
             "cross_generator_failed_frames": wrong[:20],
             "cross_generator_games": len(tracked),
-            "cross_generator_games_tracked": round(sum(e for e, _ in tracked) / max(len(tracked), 1), 4),
-            "cross_generator_games_false_commits": sum(fc for _, fc in tracked)}
+            "cross_generator_games_tracked": round(sum(e for e, _, _ in tracked) / max(len(tracked), 1), 4),
+            "cross_generator_games_false_commits": sum(fc for _, fc, _ in tracked),
+            # How the others ended: the setup never learnt, a question nobody answered
+            # (``maamut track --ask`` or the referee's page would), a change reported.
+            "cross_generator_games_setup_failed": sum(end == "setup" for _, _, end in tracked),
+            "cross_generator_games_asked": sum(end == "asked" for _, _, end in tracked),
+            "cross_generator_games_reported": sum(end == "reported" for _, _, end in tracked)}

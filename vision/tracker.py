@@ -502,14 +502,18 @@ class GameTracker:
         if asked is not None and self.table.snapshot().version != asked.version:
             self.questions.current = None  # the game changed elsewhere: the question is stale
         start = self._progress()
-        if changes is not None and changes.settled and self.questions.current is not None \
-                and self.questions.current.boards is not None:
-            self.questions.current = None   # the board settled anew: look again
+        pending = self.questions.current
+        if changes is not None and changes.settled and pending is not None and pending.boards is not None:
+            # The board settled anew: look again (the piece asked about may have been
+            # put down since); the question stands if nothing clearer comes of it.
+            self.questions.current = None
         if changes is not None and (changes.settled or changes.waited) and self.questions.current is None:
             self._last_time = observation.timestamp
             if self._observe_changes(changes, observation):
                 self.stability.reset(forget_committed=True)
                 return True
+            if pending is not None and self.questions.current is None and self.table.snapshot().version == pending.version:
+                self.questions.current = pending
         prepared = self.questions.prepare(observation, self)
         stable = self.stability.feed(prepared)
         if stable is None:
@@ -799,23 +803,25 @@ class GameTracker:
         read = [c for c in fitting if c.view.masked(hidden) == seen]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose(snap, read[0], timestamp)
-        changed = np.abs(evidence.strength(position.mammoth)).max() >= CHANGE_SHOWN
+        strengths = np.abs(evidence.strength(position.mammoth))
+        changed = {int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)}
+        # Every cell that changed is one a legal resolution changes (the player to move's
+        # own cells, where he may go): which one is unclear, so it is asked.
+        reachable = changed <= {x for _, _, _, c in scored for x in c.changed}
         waiting = self._flight_under_way(position, scored) and not evidence.waited
-        if scored[0][0] >= CHANGES_ASK or (changed and not waiting):
+        if scored[0][0] >= CHANGES_ASK or (changed and reachable and not waiting):
             # The alternatives offered: those that fit, then the next best ones, and what
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
             return self._ask_between(offered, BoardView.of_position(position), timestamp)
+        if changed and not waiting:
+            # Nothing legal fits: said as the reader sees it when it can (a hunter moved
+            # out of turn, or not in a straight line), else with the cells that changed.
+            hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+            self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
+                                     self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
-        # Nothing legal fits: said as the reader sees it when it can (a hunter moved out of
-        # turn, or not in a straight line), else with the cells that changed.
-        strengths = np.abs(evidence.strength(position.mammoth))
-        changed = [int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)]
-        hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
-        self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
-                                 self._view_of(observation).masked(hidden), timestamp, changed)
-        return False
 
     @staticmethod
     def _lifted(position: engine.Position, evidence: ChangeEvidence) -> bool:
