@@ -38,7 +38,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from engine.hexgrid import CENTRE, NUM_CELLS, distance
+from engine.hexgrid import CENTRE, NUM_CELLS, RADIUS, distance, ring_of
 
 from .calibration import Calibration, CalibrationError, learn, locate_with_mirror, moved_between
 from .changes import changed_counts, sample_grid
@@ -52,9 +52,13 @@ MIN_PIECE_POINTS = 10
 #: ... and this many times more than any free cell that is not its neighbour (a hand
 #: changes many cells at once; a piece's overhang or shadow reaches its neighbours only).
 PIECE_CLEAR = 2.0
+#: A taken cell's neighbours may show this share of its change (a figure overhanging them).
+SPILL = 0.5
+#: Hunters are put down on the outer ring at setup (the rules' placement).
+OUTER = frozenset(c for c in range(NUM_CELLS) if ring_of(c) == RADIUS)
 
 
-def new_piece_cell(gain: np.ndarray, taken) -> int | None:
+def new_piece_cell(gain: np.ndarray, taken, allowed=None) -> int | None:
     """The cell a piece was just put down on, from each cell's change since the last
     step (``gain``, grid points), or ``None`` when no one cell stands out: nothing new,
     or a change spread over the board (a hand, the board nudged).
@@ -62,8 +66,10 @@ def new_piece_cell(gain: np.ndarray, taken) -> int | None:
     Cells already ``taken`` by hunters learnt before are not candidates: each may have
     been nudged or turned (its points change, a fraction of what a piece put down
     changes, so less than the new one), and the mammoth's cross is ignored (a token
-    turned on it changes as much as a small pawn put down). The new cell's neighbours
-    may change too (a piece overhanging its cell, its shadow).
+    turned on it changes as much as a small pawn put down). A taken cell's neighbours
+    may show half its change (a standing figure overhanging them), the new cell's
+    neighbours some of his (his overhang, his shadow). ``allowed``: the cells the rules
+    let the piece be put down on (hunters on the outer ring), all by default.
 
     >>> gain = np.zeros(37); gain[5] = 60; gain[6] = 25; gain[20] = 12; gain[18] = 70
     >>> new_piece_cell(gain, taken={18})
@@ -73,14 +79,21 @@ def new_piece_cell(gain: np.ndarray, taken) -> int | None:
     True
     """
     taken = set(taken) | {CENTRE}
-    free = np.array([c not in taken for c in range(NUM_CELLS)])
-    cell = int(np.argmax(np.where(free, gain, -np.inf)))
-    if gain[cell] < MIN_PIECE_POINTS:
+    spill = np.array([max([gain[t] for t in taken if distance(t, c) == 1], default=0.0) for c in range(NUM_CELLS)])
+    own = np.maximum(gain - SPILL * spill, 0.0)
+    free = np.array([c not in taken and (allowed is None or c in allowed) for c in range(NUM_CELLS)])
+    if not free.any():
         return None
-    elsewhere = [gain[c] for c in np.flatnonzero(free) if c != cell and distance(c, cell) > 1]
-    if elsewhere and gain[cell] < PIECE_CLEAR * max(elsewhere):
+    cell = int(np.argmax(np.where(free, own, -np.inf)))
+    if own[cell] < MIN_PIECE_POINTS:
         return None
-    if any(gain[c] >= gain[cell] for c in taken if c != CENTRE):
+    # (Where a piece may go: the mammoth, a figure turned on its cross, reaches the
+    # inner rings.)
+    elsewhere = [own[c] for c in range(NUM_CELLS) if c not in taken and c != cell and distance(c, cell) > 1
+                 and (allowed is None or c in allowed)]
+    if elsewhere and own[cell] < PIECE_CLEAR * max(elsewhere):
+        return None
+    if any(gain[c] >= own[cell] for c in taken if c != CENTRE):
         return None
     return cell
 
@@ -179,7 +192,7 @@ class SetupLearner:
     def _try_placement(self, frame, grid) -> bool:
         # What changed since the last step, each cell's light divided out.
         gain = changed_counts(self.grids[-1], grid).astype(float)
-        cell = new_piece_cell(gain, {CENTRE, *self.cells})
+        cell = new_piece_cell(gain, {CENTRE, *self.cells}, OUTER)
         if cell is None:
             return False
         self.frames.append(frame)
