@@ -553,9 +553,10 @@ class GameTracker:
         if snap.phase == "no_game":
             self._observe_layout(observation)
             return
-        self._last_observation = observation
         seen = self._view_of(observation)
         hidden = frozenset(observation.occluded_cells)
+        if not self._misread_at_rest(snap, seen, hidden):
+            self._last_observation = observation
         if not self._in_step:
             expected = BoardView.of_position(snap.position).masked(hidden)
             if seen != expected and not expected.explains(seen):
@@ -794,7 +795,7 @@ class GameTracker:
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
         if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)):
-            return self._propose(snap, best, timestamp)
+            return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads (every
         # cell it reads surely); of those that fit at all, the referee is asked.
         fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
@@ -802,7 +803,7 @@ class GameTracker:
         seen = self._view_of(observation).masked(hidden)
         read = [c for c in fitting if c.view.masked(hidden) == seen]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
-            return self._propose(snap, read[0], timestamp)
+            return self._propose_seen(snap, read[0], timestamp)
         strengths = np.abs(evidence.strength(position.mammoth))
         changed = {int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)}
         # Every cell that changed is one a legal resolution changes (the player to move's
@@ -822,6 +823,14 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    def _propose_seen(self, snap: Snapshot, candidate: Candidate, timestamp: float) -> bool:
+        """Propose a resolution the cells' changes showed; the board is then the one it
+        leaves (what a pass pressed next is checked against)."""
+        if not self._propose(snap, candidate, timestamp):
+            return False
+        self._last_observation = self._observation_of(candidate.view, timestamp)
+        return True
 
     @staticmethod
     def _lifted(position: engine.Position, evidence: ChangeEvidence) -> bool:
@@ -849,6 +858,16 @@ class GameTracker:
         that resolution changes."""
         return any(leak < CHANGE_SHOWN and (c.view.mammoth != position.mammoth or len(c.changed) > 2)
                    for _, _, leak, c in scored)
+
+    def _misread_at_rest(self, snap: Snapshot, seen: BoardView, hidden) -> bool:
+        """Whether the reader's board differs from the game's while the cells show no
+        change since the game's board (a misreading: the board the game was last seen
+        on stays the one a pass is checked against)."""
+        evidence = self._evidence
+        if self.board_changes is None or evidence is None or snap.phase != "play":
+            return False
+        return (evidence.at_rest(snap.position.mammoth)
+                and seen != BoardView.of_position(snap.position).masked(hidden))
 
     def _changes_deny(self, position: engine.Position, candidate: Candidate) -> bool:
         """Whether the cells' changes, on a still board, contradict a resolution the reader
