@@ -58,6 +58,14 @@ def game_tracked(game: Path) -> tuple[bool, int]:
     """Whether a sample game is tracked exactly from its setup (every action in order,
     the final position, nothing reported), and how many boards were committed wrongly
     (actions that differ from the expected ones)."""
+    exact, false_commits, _ = track_game(game)
+    return exact, false_commits
+
+
+def track_game(game: Path) -> tuple[bool, int, str]:
+    """:func:`game_tracked`, and how the game ended: ``"exact"``, ``"setup"`` (the setup
+    was never learnt), ``"asked"`` (waiting on a question nobody answered), ``"reported"``
+    (a change reported as unexplained) or ``"stalled"`` (turns missing, nothing said)."""
     expected = json.loads((game / "expected.json").read_text())
     run = TrackRun(expected["players"])
     with open_source(str(game / "frames")) as source:
@@ -72,7 +80,9 @@ def game_tracked(game: Path) -> tuple[bool, int]:
     final = result["position"] or {}
     exact = (got == want and len(result["actions"]) == len(want) and not result["reports"]
              and {k: final.get(k) for k in ("mammoth", "hunters", "traps")} == expected["final"])
-    return exact, false_commits
+    ending = ("exact" if exact else "setup" if run.reader is None else "asked" if result["questions"]
+              else "reported" if result["reports"] else "stalled")
+    return exact, false_commits, ending
 
 
 def run_samples_bench(root: Path | str = DEFAULT_SAMPLES) -> dict:
@@ -117,12 +127,16 @@ def measure_generator(name: str, tables: int, games: int) -> dict:
         for i in range(games):
             generator.write_game(generator.generate_game(seeds["games"] + i), out)
         frames, right, wrong = read_tables(Path(out))
-        tracked = [game_tracked(g) for g in sorted(p.parent for p in Path(out).glob("*/expected.json"))]
+        tracked = [track_game(g) for g in sorted(p.parent for p in Path(out).glob("*/expected.json"))]
+    endings = [end for _, _, end in tracked]
     return {"tuned_on": seeds["tuned_on"], "measured_on": f"{name} held-out seeds",
             "frames": frames, "frames_correct": round(right / max(frames, 1), 4), "failed_frames": wrong[:20],
-            "games": len(tracked), "games_tracked": round(sum(e for e, _ in tracked) / max(len(tracked), 1), 4),
-            "games_false_commits": sum(fc for _, fc in tracked), "_right": right,
-            "_tracked": sum(e for e, _ in tracked)}
+            "games": len(tracked), "games_tracked": round(endings.count("exact") / max(len(tracked), 1), 4),
+            "games_false_commits": sum(fc for _, fc, _ in tracked),
+            # How the others ended: the setup never learnt, a question nobody answered
+            # (``maamut track --ask`` or the referee's page would), a change reported.
+            "games_setup_failed": endings.count("setup"), "games_asked": endings.count("asked"),
+            "games_reported": endings.count("reported"), "_right": right}
 
 
 def run_cross_generator_bench(tables: int = 50, games: int = 8, generators=tuple(HELD_OUT)) -> dict:
@@ -132,12 +146,17 @@ def run_cross_generator_bench(tables: int = 50, games: int = 8, generators=tuple
     ways = [measure_generator(name, tables, games) for name in generators]
     frames = sum(w["frames"] for w in ways)
     n_games = sum(w["games"] for w in ways)
+    pooled = lambda key: sum(w[key] for w in ways)  # noqa: E731
     figures = {"cross_generator": "measured on the held-out seeds of " + ", ".join(generators),
                "cross_generator_frames": frames,
                "cross_generator_frames_correct": round(sum(w.pop("_right") for w in ways) / max(frames, 1), 4),
                "cross_generator_failed_frames": [f for w in ways for f in w["failed_frames"]][:20],
                "cross_generator_games": n_games,
-               "cross_generator_games_tracked": round(sum(w.pop("_tracked") for w in ways) / max(n_games, 1), 4),
-               "cross_generator_games_false_commits": sum(w["games_false_commits"] for w in ways)}
+               "cross_generator_games_tracked": round(sum(w["games_tracked"] * w["games"] for w in ways)
+                                                      / max(n_games, 1), 4),
+               "cross_generator_games_false_commits": pooled("games_false_commits"),
+               "cross_generator_games_setup_failed": pooled("games_setup_failed"),
+               "cross_generator_games_asked": pooled("games_asked"),
+               "cross_generator_games_reported": pooled("games_reported")}
     figures["cross_generator_ways"] = ways
     return figures

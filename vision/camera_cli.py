@@ -7,7 +7,8 @@ commands and ``maamut --help`` never pay for them.
 Exit codes: 0 done; 1 the board was not found in the image (the JSON still says so);
 2 bad input (missing file, not an image, bad calibration), with the reason on stderr.
 ``maamut track`` prints ``{"tiles", "placements", "actions", "position", "winner",
-"phase", "reports", "frames"}`` (see :mod:`vision.pipeline`).
+"phase", "reports", "frames", "questions"}`` (see :mod:`vision.pipeline`); with ``--ask``
+the camera's questions are asked on the terminal as they come.
 """
 from __future__ import annotations
 
@@ -154,6 +155,11 @@ def register_track(subparsers) -> None:
                         help="consecutive agreeing frames before a board counts (default 5)")
     parser.add_argument("--pass-at", type=_times, default=[], metavar="T[,T...]",
                         help="source times (s) at which the pass button was pressed")
+    parser.add_argument("--ask", action="store_true",
+                        help="when the camera is unsure, ask on the terminal (the question on stderr, the "
+                             "answer's number read from stdin; Enter leaves it unanswered) instead of waiting "
+                             "for the referee's page")
+    parser.add_argument("--lang", choices=("en", "fr"), default="en", help="language of --ask's questions")
     parser.set_defaults(handler=run_track)
 
 
@@ -185,6 +191,8 @@ def run_track(args) -> int:
             return fail(str(exc))
     run = TrackRun(args.players, variants, calibration, args.stable_frames, args.pass_at,
                    trap_step=getattr(args, "trap_step", False))
+    if getattr(args, "ask", False):
+        run.on_question = _terminal_asker(run, getattr(args, "lang", "en"))
     try:
         track_source(args.source, run, fps=args.fps)
     except SourceError as exc:
@@ -195,6 +203,43 @@ def run_track(args) -> int:
     else:
         _print_human(result)
     return 0
+
+
+def _terminal_asker(run, lang: str):
+    """``maamut track --ask``: each question worded on stderr, the answer's number read
+    from stdin (1 for the first answer); an empty line or the end of stdin leaves it
+    unanswered (the game waits, the question is in the result). A refused answer (the
+    board it implies is not the game's, nor a legal turn) is said, and asked again."""
+    from .questions import WORDS, QuestionRefused, worded
+
+    words = WORDS[lang]
+    closed = False
+
+    def ask(question) -> None:
+        nonlocal closed
+        text, answers = worded(question.to_json(), lang)
+        while not closed:
+            print(f"camera: {text}", file=sys.stderr)
+            for number, answer in enumerate(answers, start=1):
+                print(f"  {number}) {answer}", file=sys.stderr)
+            print(words["prompt"].format(n=len(answers)), end="", file=sys.stderr, flush=True)
+            line = sys.stdin.readline()
+            if not line:
+                closed = True     # no one at the terminal any more: stop asking
+                return
+            line = line.strip()
+            if not line:
+                return
+            if not line.isdigit() or not 1 <= int(line) <= len(answers):
+                continue
+            try:
+                run.answer(question.id, int(line) - 1)
+            except QuestionRefused as exc:
+                print(words["refused"].format(why=exc.message), file=sys.stderr)
+                continue
+            return
+
+    return ask
 
 
 def _print_human(result: dict) -> None:
@@ -210,5 +255,7 @@ def _print_human(result: dict) -> None:
     for report in result["reports"]:
         where = f" [{', '.join(report['cells'])}]" if report["cells"] else ""
         print(f"report  {report['type']}: {report['message']}{where}")
+    for question in result.get("questions", []):
+        print(f"waiting the camera asks about {question['cell']} (answer on the referee's page, or track with --ask)")
     if result["winner"]:
         print(f"winner  {result['winner']}")

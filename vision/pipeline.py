@@ -8,8 +8,10 @@ a calibration the set's colours are learnt from that setup as it happens
 (:mod:`vision.track_setup`).
 
 :meth:`TrackRun.result` is ``{"tiles", "placements", "actions", "position", "winner",
-"phase", "reports", "frames"}`` in the engine's JSON forms; ``reports`` lists the
-illegal or unrecognised changes the tracker saw, with the cells involved.
+"phase", "reports", "frames", "questions"}`` in the engine's JSON forms; ``reports``
+lists the illegal or unrecognised changes the tracker saw, with the cells involved;
+``questions`` the camera's question the game still waits on, if any
+(:meth:`vision.questions.Question.to_json`, owners as player ids).
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from .questions import cell_crop_jpeg
 from .reader import BoardReader
 from .relight import LightWatch
 from .sources import SourceError, open_source
-from .stability import StabilityFilter
+from .changes import sample_grid
+from .stability import BoardChanges, ChangeEvidence, StabilityFilter
 from .track_setup import SetupLearner
 from .tracker import GameTracker, TrackerError
 
@@ -56,11 +59,17 @@ class TrackRun:
         self.tracker = GameTracker(self.players, self.variants, table=table,
                                    stability=StabilityFilter(frames=required, max_hidden_cells=MAX_HIDDEN_CELLS))
         self.reader: BoardReader | None = None
+        #: Each cell against the setup's empty board (only when the setup was seen).
+        self.changes: BoardChanges | None = None
         self.frames_seen = 0
         #: The light (warnings for the page, re-learning it under a game in progress).
         self.light = LightWatch(required=required)
         #: Called with each re-learnt calibration (the camera loop saves it).
         self.on_relearn = None
+        #: Called with each new question the tracker asks (``maamut track --ask``); it may
+        #: answer at once through :meth:`answer`.
+        self.on_question = None
+        self._asked: int | None = None
         if calibration is not None:
             self._start_reading(calibration)
 
@@ -74,10 +83,18 @@ class TrackRun:
         """The setup frames the learner kept become the tracker's setup boards."""
         calibration = self.learner.calibration
         self._start_reading(calibration)
-        for frame in self.learner.frames:
-            observation = self.reader.read(frame, timestamp)
-            # Read with tiles at setup, so the tracker checks and locks the layout itself.
-            self.tracker.observe(_with_tiles(observation, calibration.tiles))
+        # The boards as the setup's changes showed them (the reader may not read a set's
+        # setup back: small pieces, tiles whose print it does not fit); with the tiles,
+        # so the tracker checks and locks the layout itself.
+        for observation in self.learner.observations(timestamp):
+            self.tracker.observe(observation)
+        # From here on each cell is also judged against its own empty look, so a move
+        # the reader misreads is still told by the cells it changed.
+        learner = self.learner
+        self.changes = BoardChanges(learner.grids[0], float(np.median(learner.sizes)), learner.mammoth_noise,
+                                    frames=self.required)
+        self.changes.start(learner.grids[-1])
+        self.tracker.board_changes = self.changes
 
     def feed(self, timestamp: float, frame: np.ndarray) -> None:
         self.frames_seen += 1
@@ -91,12 +108,28 @@ class TrackRun:
         observation = self.reader.read(frame, timestamp)
         if self.tracker.phase == "layout" and observation.board_found:
             observation = _with_tiles(observation, self.reader.calibration.tiles)
-        self.tracker.feed(observation)
+        self.tracker.feed(observation, self._changes_in(frame, observation))
         self._crop_question(frame)
+        question = self.tracker.question
+        if question is not None and question.id != self._asked and self.on_question is not None:
+            self._asked = question.id
+            self.on_question(question)
         fresh = self.light.feed(timestamp, frame, observation, self.tracker, self.reader.calibration,
                                 MAX_HIDDEN_CELLS)
         if fresh is not None:
             self._relearnt(fresh, timestamp)
+
+    def _changes_in(self, frame: np.ndarray, observation) -> ChangeEvidence | None:
+        """What changed on each cell since the game's board was last seen (once the
+        setup was seen: its empty board is every cell's reference)."""
+        if self.changes is None:
+            return None
+        last = self.reader.locator.last
+        if not observation.board_found or last is None:
+            return self.changes.feed(None)
+        if self.reader.calibration.mirrored:
+            frame = mirror_frame(frame)
+        return self.changes.feed(sample_grid(frame, last.homography))
 
     def _crop_question(self, frame: np.ndarray) -> None:
         """A question just asked gets the camera's crop of its cell, from the frame that settled it."""
@@ -107,6 +140,11 @@ class TrackRun:
         if self.reader.calibration.mirrored:
             frame = mirror_frame(frame)
         question.crop = cell_crop_jpeg(frame, last.homography, question.cell)
+
+    def answer(self, question_id: int, option: int) -> dict:
+        """The answer to the tracker's question (``option``: index into its options); see
+        :meth:`vision.tracker.GameTracker.answer_question` (``QuestionRefused`` if not taken)."""
+        return self.tracker.answer_question(question_id, option)
 
     def request_relearn(self, timestamp: float | None = None) -> None:
         """Re-learn the light on the next still board that shows the game (the referee's button)."""
@@ -144,6 +182,9 @@ class TrackRun:
                             + (f", {len(self.learner.trap_frames)} of {len(self.players)} traps (then taken off)"
                                if self.learner and self.learner.traps else ""))})
         out["frames"] = self.frames_seen
+        # The camera's question nobody answered yet: the game waits on it.
+        question = self.tracker.question
+        out["questions"] = [] if question is None else [question.to_json()]
         return out
 
 

@@ -133,6 +133,9 @@ class Question:
     raw: Contents                 # the reader's contents, colour labels (what is taught against)
     observation: Observation      # the settled board the question is about (unmasked)
     crop: bytes | None = field(default=None, repr=False)
+    #: When the question is which of several legal resolutions the cells' changes show:
+    #: the whole board each option stands for (labels), matched as it is once answered.
+    boards: tuple | None = field(default=None, repr=False)
 
     def to_json(self) -> dict:
         """The page's form: the cell as ``"q,r"``, owners as player ids."""
@@ -206,6 +209,8 @@ class CellQuestions:
         """After the tracker acted on a settled board: ask about the first unsure cell that
         matters for the move under way, or drop a question the board no longer raises."""
         raw, unsure = self._raw, self._unsure
+        if self.current is not None and self.current.boards is not None and not committed:
+            return self.current   # which resolution the cells' changes show: until answered
         self.current = None
         if committed or not unsure or raw is None or not tracker.in_step:
             return None
@@ -231,9 +236,12 @@ class CellQuestions:
             raise QuestionRefused("stale_question", "the game changed since this question was asked")
         if not isinstance(option, int) or isinstance(option, bool) or not 0 <= option < len(question.options):
             raise QuestionRefused("answer_refused", f"answer: give 0..{len(question.options) - 1}")
-        contents = tracker.contents_for_reader(question.options[option])
-        board = with_contents(question.observation, question.cell, contents)
-        board = masked(board, [c for c in board.unsure_cells])
+        if question.boards is not None:
+            board = question.boards[option]
+        else:
+            contents = tracker.contents_for_reader(question.options[option])
+            board = with_contents(question.observation, question.cell, contents)
+            board = masked(board, [c for c in board.unsure_cells])
         if not tracker.board_explained(board):
             raise QuestionRefused("answer_refused", "with that answer the board shows a change no legal "
                                   "action explains: look again at the cell")
@@ -241,9 +249,55 @@ class CellQuestions:
         return board
 
     def teach(self, tracker, question: Question, contents: Contents) -> None:
-        """Keep the answer for the cell while its look and the game's tokens there stay."""
+        """Keep the answer for the cell while its look and the game's tokens there stay
+        (an answer about which resolution the changes showed teaches no look)."""
+        if question.boards is not None:
+            return
         self.taught[question.cell] = Taught(question.raw, contents,
                                             contents_of_view(tracker.game_view(), question.cell))
+
+
+#: The question and its answers in the players' words, as the referee page says them
+#: (``companion_web/static/camera_question.js``), for ``maamut track --ask``.
+WORDS = {
+    "en": {"mammoth": "the mammoth", "hunter": "{name}'s hunter", "trap": "{name}'s trap", "and": " and ",
+           "ask": "Is that {what} on {cell}?", "ask_empty": "Is {cell} empty?", "yes": "Yes",
+           "other": "It's {what}", "other_empty": "Nothing there",
+           "prompt": "answer (1-{n}, Enter to leave it unanswered): ", "refused": "not taken: {why}"},
+    "fr": {"mammoth": "le mammouth", "hunter": "le chasseur de {name}", "trap": "le piège de {name}", "and": " et ",
+           "ask": "Est-ce {what} sur {cell} ?", "ask_empty": "La case {cell} est-elle vide ?", "yes": "Oui",
+           "other": "C'est {what}", "other_empty": "Il n'y a rien",
+           "prompt": "réponse (1-{n}, Entrée pour ne pas répondre) : ", "refused": "refusé : {why}"},
+}
+
+
+def worded(question: dict, lang: str = "en") -> tuple[str, list[str]]:
+    """The question (its JSON form, owners as player names) and its answers, worded.
+
+    >>> q = {"cell": "2,0", "seen": {"mammoth": False, "hunters": [], "trap": "Bob"},
+    ...      "options": [{"mammoth": False, "hunters": [], "trap": "Bob"},
+    ...                  {"mammoth": False, "hunters": ["Ann"], "trap": "Ann"},
+    ...                  {"mammoth": False, "hunters": [], "trap": None}]}
+    >>> worded(q)
+    ("Is that Bob's trap on 2,0?", ['Yes', "It's Ann's hunter and Ann's trap", 'Nothing there'])
+    >>> worded(q, "fr")[0]
+    'Est-ce le piège de Bob sur 2,0 ?'
+    """
+    words = WORDS.get(lang, WORDS["en"])
+
+    def what(contents):
+        parts = [words["mammoth"]] if contents["mammoth"] else []
+        parts += [words["hunter"].format(name=name) for name in contents["hunters"]]
+        if contents["trap"]:
+            parts.append(words["trap"].format(name=contents["trap"]))
+        return words["and"].join(parts)
+
+    seen = what(question["seen"])
+    text = words["ask"].format(what=seen, cell=question["cell"]) if seen else words["ask_empty"].format(
+        cell=question["cell"])
+    answers = [words["yes"] if i == 0 else (words["other"].format(what=what(o)) if what(o) else words["other_empty"])
+               for i, o in enumerate(question["options"])]
+    return text, answers
 
 
 def cell_crop_jpeg(frame, homography, cell: int, size: int = CROP_SIZE) -> bytes | None:
@@ -274,5 +328,5 @@ def cell_crop_jpeg(frame, homography, cell: int, size: int = CROP_SIZE) -> bytes
     return jpeg.tobytes() if ok else None
 
 
-__all__ = ["Contents", "Question", "QuestionRefused", "CellQuestions", "Taught", "cell_crop_jpeg",
+__all__ = ["WORDS", "worded", "Contents", "Question", "QuestionRefused", "CellQuestions", "Taught", "cell_crop_jpeg",
            "contents_of_observation", "contents_of_view", "with_contents", "masked"]

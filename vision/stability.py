@@ -25,6 +25,14 @@ must settle again after every disturbance.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from engine.hexgrid import CENTRE
+
+from .calibration import moved_between
+from .changes import changed_counts
 from .observation import Observation
 
 
@@ -141,3 +149,150 @@ class StabilityFilter:
         self._committed_key = key
         self.committed = observation
         return observation
+
+
+# -- what changed on each cell, whatever the reader makes of it -------------------------
+
+#: A cell whose tokens changed shows at least this share of a hunter's size in grid
+#: points changed against the empty board; one whose tokens did not, less (a piece nudged
+#: or turned, another's overhang or shadow). Shares of the hunters' median size.
+CHANGE_SHOWN = 0.45
+CHANGE_AT_REST = 0.25
+#: A board still this many times the run a stable board needs: a piece lifted is not
+#: just in a hand on its way any more, the camera asks.
+WAITED = 4
+
+
+@dataclass
+class ChangeEvidence:
+    """How much each cell changed since the board the game was last seen on (``change``,
+    37 signed counts of grid points: more unlike the empty board, or less), on a board
+    held still for the run of frames the stability filter asks for (``settled``: the
+    first frame of that run)."""
+
+    change: np.ndarray
+    size: float
+    mammoth_noise: float
+    settled: bool
+    #: The board has now been still for WAITED times as long (once, on that frame).
+    waited: bool = False
+
+    def strength(self, mammoth: int | None) -> np.ndarray:
+        """Each cell's signed change as a share of a hunter's size; on the cell the game
+        has the mammoth on, less what its token turned in place changed at setup."""
+        change = self.change.copy()
+        if mammoth is not None:
+            change[mammoth] = np.sign(change[mammoth]) * max(0.0, abs(change[mammoth]) - 1.2 * self.mammoth_noise)
+        return change / self.size
+
+    def at_rest(self, mammoth: int | None) -> bool:
+        """Nothing changed that a piece moving would change."""
+        return bool(np.abs(self.strength(mammoth)).max() < CHANGE_AT_REST)
+
+    def fit(self, mammoth: int | None, changed: dict, shown, near=()) -> tuple[float, float, float]:
+        """``(fit, strength, leak)`` of a change on the cells ``changed`` (cell: +1 when
+        pieces are put down there, -1 when taken off, 0 either), the game having the
+        mammoth on ``mammoth``. The cells ``shown`` must show it (a piece put down on an
+        empty cell or taken off it; a trap put down under a hunter may hide under him).
+        ``strength``: the least change the right way on those cells (else the most on the
+        others changed); ``leak``: the most change anywhere else. Above zero, the change
+        explains the board better than any cell left out of it. The cross cell's
+        reference is the mammoth on it, so there only how much it changed counts.
+
+        ``near``: cells a change that shows on none of its own may spill onto (a trap put
+        down under a hunter, wider than him, shows around him), as long as its own cells
+        did not lose a piece instead.
+
+        >>> seen = ChangeEvidence(np.r_[-90.0, 80.0, 10.0, np.zeros(34)], 100.0, 0.0, True)
+        >>> [round(v, 2) for v in seen.fit(None, {0: -1, 1: 1}, {0, 1})]
+        [0.7, 0.8, 0.1]
+        >>> round(seen.fit(None, {0: 1}, ())[0], 2)   # a trap put down there: it shrank
+        -0.8
+        """
+        strength = self.strength(mammoth)
+
+        def way(cell):
+            sign = changed.get(cell, 0)
+            return abs(strength[cell]) if sign == 0 or cell == CENTRE else max(0.0, sign * strength[cell])
+
+        inside = [way(c) for c in shown]
+        spilt = set()
+        if not inside:
+            inside = [max((way(c) for c in changed), default=0.0)]
+            lost = any(changed.get(c, 0) > 0 and strength[c] < -CHANGE_AT_REST for c in changed)
+            if near and not lost:
+                spilt = set(near) - set(changed)
+                inside = [max([inside[0]] + [abs(strength[c]) for c in spilt])]
+        outside = np.abs(np.delete(strength, sorted(set(changed) | spilt)))
+        least = float(min(inside))
+        leak = float(outside.max()) if outside.size else 0.0
+        return least - leak, least, leak
+
+
+class BoardChanges:
+    """Each frame's cells against the empty board seen at setup and against the board the
+    game was last seen on (:meth:`rest`): which cells a move changed, told by the tiles
+    themselves, so a set the reader misreads is still followed by the rules.
+
+    ``empty`` is the empty board's grids (:func:`vision.changes.sample_grid`), ``size``
+    a hunter's size in grid points (the median of what each one changed when put down),
+    ``mammoth_noise`` how much the still mammoth's cell changed between setup steps.
+    """
+
+    def __init__(self, empty: np.ndarray, size: float, mammoth_noise: float = 0.0, frames: int = 5):
+        self.empty = empty
+        self.size = max(float(size), 1.0)
+        self.mammoth_noise = float(mammoth_noise)
+        self.frames = frames
+        self.evidence: ChangeEvidence | None = None   # the still board's, while it holds
+        self._previous: np.ndarray | None = None
+        self._still = 0
+        self._reference: np.ndarray | None = None   # occupancy of the board the game was last seen on
+        self._reference_grid: np.ndarray | None = None
+        self._rest_pending = False
+
+    def occupancy(self, grid: np.ndarray) -> np.ndarray:
+        """(37,) grid points of each cell unlike the empty board (its light divided out)."""
+        return changed_counts(self.empty, grid).astype(float)
+
+    def start(self, grid: np.ndarray) -> None:
+        """The game starts on this board (the last setup step's grids)."""
+        self._reference, self._rest_pending, self.evidence = self.occupancy(grid), False, None
+        self._reference_grid = grid
+
+    def rest(self) -> None:
+        """The board shows the game's position: it is the reference from the next still
+        frame on (this one, when the board is still)."""
+        if self._still > 1 and self._previous is not None:
+            self._reference = self.occupancy(self._previous)
+            self._reference_grid = self._previous
+            self._rest_pending = False
+        else:
+            self._rest_pending = True
+        self.evidence = None
+
+    def feed(self, grid: np.ndarray | None) -> ChangeEvidence | None:
+        """One frame's grids (``None``: no board in view); the evidence while the board
+        has been still for ``frames`` frames and the game's board is known."""
+        if grid is None:
+            self._previous, self._still, self.evidence = None, 0, None
+            return None
+        moved = self._previous is None or bool(moved_between(self._previous, grid))
+        self._previous = grid
+        self._still = 1 if moved else self._still + 1
+        if moved:
+            self.evidence = None
+        if self._rest_pending and self._still > 1:
+            self._reference, self._rest_pending = self.occupancy(grid), False
+            self._reference_grid = grid
+        if self._reference is None or self._still < self.frames:
+            return None
+        if self.evidence is not None:
+            self.evidence = replace(self.evidence, settled=False, waited=self._still == WAITED * self.frames)
+            return self.evidence
+        change = self.occupancy(grid) - self._reference
+        # The cross cell's empty look is unknown (the mammoth stood on it at setup):
+        # there, how much changed since the game's board is all there is.
+        change[CENTRE] = changed_counts(self._reference_grid, grid)[CENTRE]
+        self.evidence = ChangeEvidence(change, self.size, self.mammoth_noise, settled=True)
+        return self.evidence

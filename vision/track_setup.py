@@ -2,20 +2,28 @@
 
 ``maamut track`` receives frames that start with the setup itself: the empty board with
 the mammoth on the cross, then each hunter put down in seating order. The
-:class:`SetupLearner` picks out those setup boards and calibrates from them, so nobody
-has to run ``maamut calibrate`` first:
+:class:`SetupLearner` picks out those setup boards by what *changes* on each cell, never
+by the colour classes a set may not fit, and calibrates from them once the last hunter
+is down, so nobody has to run ``maamut calibrate`` first:
 
-1. every frame is learnt from (``calibration.learn``) on its own; the empty board is
-   accepted once ``required`` frames in a row teach the same layout and read back
-   clean (nothing unknown, the mammoth on the cross, no other token);
-2. with what is learnt so far, a newly placed hunter is a token of unknown colour:
-   usually the reader marks its cell unreadable, but a colour close to a known one may
-   pass unnoticed. So whenever the board settles again (every known token in place, at
-   most two unreadable cells, the same reading for ``required`` frames) the frame is
-   tried once: learning again with it must find a new hunter (``c<i>``) that then
-   reads back cleanly, else nothing is learnt;
-3. a hand over the board makes many cells unreadable and moves, so it never passes;
-4. optionally (``traps=True``, ``maamut track --trap-step``), each player then puts one of
+1. every frame is sampled on each cell's dense grid (:func:`vision.changes.sample_grid`)
+   and compared with the frame before it (:func:`vision.calibration.moved_between`, each
+   cell's light divided out): a run of ``required`` frames in which nothing moved is a
+   *settled* board. A hand passing, a piece on its way down, never settles;
+2. the first settled board on which the layout and the mammoth on the cross can be
+   learnt *is* the empty board: the reference every cell is judged against from then
+   on, speckles, texture and print included (a speckled rock or a textured grass is its
+   own reference, not a colour class to fit);
+3. each later settled board that differs from the last step on one cell, clearly more
+   than anywhere else (:func:`new_piece_cell`), shows the next hunter put down there,
+   whatever his size, shape or colour (a pawn close to its tile's colour changes few
+   points, but no other cell changes as many). The light drifting between two steps is
+   divided out; a piece learnt before that was nudged changes a fraction of his own
+   points, far less than a piece put down;
+4. after the last hunter the calibration is learnt from those frames
+   (``calibration.learn``): the model that reads every setup frame back as it was put
+   down is kept (the kit's or the figures', else the pieces' changes);
+5. optionally (``traps=True``, ``maamut track --trap-step``), each player then puts one of
    his traps down on a free grass cell, in seating order: each settled board is learnt
    from (``learn(..., trap_frames=...)``) and must read back one trap of each player so
    far, that player's new one included. The players then take the traps off;
@@ -27,16 +35,67 @@ The learner never raises on a bad frame: it waits for the next one.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
-from engine.hexgrid import CENTRE
+from engine.hexgrid import CENTRE, NUM_CELLS, RADIUS, distance, ring_of
 
-from .calibration import Calibration, CalibrationError, change_probe, learn, moved_between
+from .calibration import Calibration, CalibrationError, learn, locate_with_mirror, moved_between
+from .changes import changed_counts, sample_grid
+from .geometry import BoardLocator, mirror_frame
 from .observation import Observation
 from .reader import BoardReader
 
-#: A board with more unreadable cells than this is a hand, not a new hunter.
-MAX_NEW_TOKEN_CELLS = 2
+#: A piece put down changes at least this many grid points of its cell (a pawn's head a
+#: fifth of a tile wide covers a dozen; sensor noise and jpeg change none).
+MIN_PIECE_POINTS = 10
+#: ... and this many times more than any free cell that is not its neighbour (a hand
+#: changes many cells at once; a piece's overhang or shadow reaches its neighbours only).
+PIECE_CLEAR = 2.0
+#: A taken cell's neighbours may show this share of its change (a figure overhanging them).
+SPILL = 0.5
+#: Hunters are put down on the outer ring at setup (the rules' placement).
+OUTER = frozenset(c for c in range(NUM_CELLS) if ring_of(c) == RADIUS)
+
+
+def new_piece_cell(gain: np.ndarray, taken, allowed=None) -> int | None:
+    """The cell a piece was just put down on, from each cell's change since the last
+    step (``gain``, grid points), or ``None`` when no one cell stands out: nothing new,
+    or a change spread over the board (a hand, the board nudged).
+
+    Cells already ``taken`` by hunters learnt before are not candidates: each may have
+    been nudged or turned (its points change, a fraction of what a piece put down
+    changes, so less than the new one), and the mammoth's cross is ignored (a token
+    turned on it changes as much as a small pawn put down). A taken cell's neighbours
+    may show half its change (a standing figure overhanging them), the new cell's
+    neighbours some of his (his overhang, his shadow). ``allowed``: the cells the rules
+    let the piece be put down on (hunters on the outer ring), all by default.
+
+    >>> gain = np.zeros(37); gain[5] = 60; gain[6] = 25; gain[20] = 12; gain[18] = 70
+    >>> new_piece_cell(gain, taken={18})
+    5
+    >>> gain[30] = 40
+    >>> new_piece_cell(gain, taken={18}) is None
+    True
+    """
+    taken = set(taken) | {CENTRE}
+    spill = np.array([max([gain[t] for t in taken if distance(t, c) == 1], default=0.0) for c in range(NUM_CELLS)])
+    own = np.maximum(gain - SPILL * spill, 0.0)
+    free = np.array([c not in taken and (allowed is None or c in allowed) for c in range(NUM_CELLS)])
+    if not free.any():
+        return None
+    cell = int(np.argmax(np.where(free, own, -np.inf)))
+    if own[cell] < MIN_PIECE_POINTS:
+        return None
+    # (Where a piece may go: the mammoth, a figure turned on its cross, reaches the
+    # inner rings.)
+    elsewhere = [own[c] for c in range(NUM_CELLS) if c not in taken and c != cell and distance(c, cell) > 1
+                 and (allowed is None or c in allowed)]
+    if elsewhere and own[cell] < PIECE_CLEAR * max(elsewhere):
+        return None
+    if any(gain[c] >= own[cell] for c in taken if c != CENTRE):
+        return None
+    return cell
 
 
 class SetupLearner:
@@ -49,16 +108,27 @@ class SetupLearner:
         self.required = required
         self.traps = traps
         self.frames: list[np.ndarray] = []  # accepted setup frames: empty board, then one per hunter
+        #: Where each hunter was put down (cell ids, seat order), as the changes showed.
+        self.cells: list[int] = []
+        #: How many grid points each hunter changed when put down (his size, as seen).
+        self.sizes: list[float] = []
+        self.mammoth_noise = 0.0
+        #: Each accepted frame's grids (:func:`vision.changes.sample_grid`): the first is
+        #: the empty board, every cell's own reference.
+        self.grids: list[np.ndarray] = []
         self.trap_frames: list[np.ndarray] = []  # the optional step: one more trap per frame
+        self.trap_grids: list[np.ndarray] = []
+        self.trap_cells: list[int] = []
+        self._trap_sizes: list[float] = []
         self._traps_cleared = False
         self.calibration: Calibration | None = None
-        self._reader: BoardReader | None = None
-        self._candidate: tuple[np.ndarray, Calibration] | None = None
-        self._run_key = None
-        self._run = 0
-        self._tried_keys: set = set()
-        self._last_probe: np.ndarray | None = None   # the last accepted frame's (change_probe)
+        self._locator = BoardLocator()
+        self._mirrored: bool | None = None
+        self._previous: np.ndarray | None = None   # the last frame's grids
+        self._still = 0                            # frames in a row nothing moved
+        self._tried = False                        # this settled board was looked at
         self._pieces: str | None = None   # the pieces' model, once the setup showed which holds
+        self._hunters_seen: dict = {}
 
     @property
     def hunters_done(self) -> bool:
@@ -66,7 +136,7 @@ class SetupLearner:
 
     @property
     def done(self) -> bool:
-        return self.hunters_done and (not self.traps or self._traps_cleared)
+        return self.hunters_done and self.calibration is not None and (not self.traps or self._traps_cleared)
 
     @property
     def hunters_learnt(self) -> int:
@@ -76,142 +146,161 @@ class SetupLearner:
         """Look at one frame; True when it completed a setup step."""
         if self.done or not isinstance(frame, np.ndarray) or frame.ndim != 3:
             return False
-        if not self.frames:
-            return self._feed_empty_board(frame, timestamp)
-        if self.hunters_done:
-            return self._feed_trap(frame, timestamp)
-        return self._feed_placement(frame, timestamp)
-
-    def _settled_anew(self, key) -> bool:
-        """Whether the board read as ``key`` has just held for ``required`` frames in a
-        row and was not tried before (it counts as tried from now on)."""
-        if key != self._run_key:
-            self._run_key, self._run = key, 0
-        self._run += 1
-        if self._run < self.required or key in self._tried_keys:
+        grid = self._grid(frame)
+        if grid is None:
+            self._previous, self._still = None, 0
             return False
-        self._tried_keys.add(key)
+        moved = self._previous is None or bool(moved_between(self._previous, grid))
+        self._previous = grid
+        if moved:
+            self._still, self._tried = 1, False
+        else:
+            self._still += 1
+        if self._still < self.required or self._tried:
+            return False
+        self._tried = True    # one look per settled board: it is the same board until it moves
+        if not self.frames:
+            return self._try_empty_board(frame, grid)
+        if self.hunters_done and self.calibration is not None:
+            return self._try_trap(frame, grid)
+        return self._try_placement(frame, grid)
+
+    def _grid(self, frame: np.ndarray) -> np.ndarray | None:
+        """The frame's cell grids, or ``None`` when the board is not in view."""
+        if self._mirrored is None:
+            geometry, mirrored = locate_with_mirror(frame, self._locator)
+            if geometry is None:
+                return None
+            self._mirrored = mirrored
+        if self._mirrored:
+            frame = mirror_frame(frame)
+        geometry = self._locator.fit(self._locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
+        return None if geometry is None else sample_grid(frame, geometry.homography)
+
+    # -- step 1: the empty board, the reference ------------------------------------------
+    def _try_empty_board(self, frame, grid) -> bool:
+        try:
+            # The layout, and the mammoth on the cross (the changes' model needs it).
+            learn([frame], pieces="changes")
+        except CalibrationError:
+            return False
+        self.frames.append(frame)
+        self.grids.append(grid)
         return True
 
+    # -- step 2: each hunter ----------------------------------------------------------------
+    def _try_placement(self, frame, grid) -> bool:
+        # What changed since the last step, each cell's light divided out.
+        gain = changed_counts(self.grids[-1], grid).astype(float)
+        cell = new_piece_cell(gain, {CENTRE, *self.cells}, OUTER)
+        if cell is None:
+            return False
+        self.frames.append(frame)
+        self.grids.append(grid)
+        self.cells.append(cell)
+        self.sizes.append(float(gain[cell]))
+        # The mammoth's token put back or turned on its cross between steps: how much a
+        # still mammoth may change, which no piece moving there should be taken for.
+        self.mammoth_noise = max(self.mammoth_noise, float(gain[CENTRE]))
+        if self.hunters_done:
+            self._learn()
+        return True
+
+    def _learn(self) -> None:
+        """The calibration from the setup frames: the set's own model (the kit's or the
+        figures') when it reads each setup frame back as it was put down and holds from
+        one step to the next, else the pieces' changes, else whichever reads most back."""
+        best = None
+        for pieces in (None, "changes"):
+            try:
+                calibration = learn(self.frames, pieces=pieces)
+            except CalibrationError:
+                continue
+            score = self._read_back(calibration)
+            if calibration.pieces != "changes" and not self._holds_between_steps(calibration.pieces):
+                score -= 0.5
+            if best is None or score > best[0]:
+                best = (score, calibration)
+            if score == len(self.frames):
+                break
+        if best is None:
+            # Frames that teach no calibration: wait for the setup to be shown again.
+            self.frames, self.grids, self.cells, self.sizes = self.frames[:1], self.grids[:1], [], []
+            return
+        self.calibration = best[1]
+        self._pieces = self.calibration.pieces
+        self._hunters_seen = {f"c{i}": cell for i, cell in enumerate(self.cells)}
+
+    def _holds_between_steps(self, pieces: str) -> bool:
+        """Whether the model learnt up to each step still reads the hunters learnt so far
+        where they stand in the next step's frame. A model that fits its own frames but
+        not the next one (the light drifted a little, a token turned) will not hold
+        through a game; the pieces' changes, each cell against its own empty look, do."""
+        for step in range(2, len(self.frames)):
+            try:
+                calibration = learn(self.frames[:step], pieces=pieces)
+            except CalibrationError:
+                return False
+            seen = BoardReader(calibration, lock_tiles=True).read(self.frames[step], 0.0)
+            if any(seen.hunters.get(f"c{i}") != self.cells[i] for i in range(step - 1)):
+                return False
+        return True
+
+    def _read_back(self, calibration: Calibration) -> int:
+        """How many setup frames ``calibration`` reads as they were put down."""
+        reader = BoardReader(calibration, lock_tiles=True)
+        right = 0
+        for index, frame in enumerate(self.frames):
+            seen = reader.read(frame, 0.0)
+            right += (seen.board_found and not seen.occluded_cells and seen.mammoth == CENTRE and not seen.traps
+                      and seen.hunters == {f"c{i}": self.cells[i] for i in range(index)})
+        return right
+
+    def observations(self, timestamp: float) -> list[Observation]:
+        """The setup boards as the changes showed them, for the tracker: the layout with
+        the mammoth on the cross, then one hunter more each (labels ``c0``... in seat order)."""
+        tiles = tuple(self.calibration.tiles)
+        boards = []
+        for index in range(len(self.frames)):
+            hunters = {f"c{i}": self.cells[i] for i in range(index)}
+            boards.append(Observation(timestamp, True, False, tiles, None, CENTRE, hunters, {},
+                                      (1.0,) * NUM_CELLS))
+        return boards
+
     # -- step 3 (optional): one trap per player, then the traps taken off ---------------
-    def _feed_trap(self, frame, timestamp) -> bool:
-        observation = self._reader.read(frame, timestamp)
-        if (not observation.board_found or observation.mammoth != CENTRE
-                or observation.hunters != self._hunters_seen or len(observation.occluded_cells) > MAX_NEW_TOKEN_CELLS):
-            self._run_key, self._run = None, 0
-            return False
-        key = (tuple(sorted(observation.traps.items())), observation.occluded_cells)
-        if not self._settled_anew(key):
-            return False
+    def _try_trap(self, frame, grid) -> bool:
+        # Compared with the last step (the last hunter, or the last trap put down).
+        last = self.trap_grids[-1] if self.trap_grids else self.grids[-1]
         if len(self.trap_frames) == self.n_hunters:
-            # Every trap learnt: setup ends when they are all off the board again.
-            self._traps_cleared = not observation.traps and not observation.occluded_cells
+            # Every trap learnt: setup ends when the board shows the hunters alone again.
+            # (Each trap's cell as on the empty board, and nothing new elsewhere but
+            # where the hunters stand, who may have been nudged meanwhile.)
+            traps = changed_counts(self.grids[0], grid)[self.trap_cells]
+            gain = changed_counts(self.grids[-1], grid)
+            near = [c for c in range(NUM_CELLS) if c == CENTRE or min(distance(c, h) for h in self.cells) <= 1]
+            gain[near] = 0
+            # (Half what a trap changed when put down: re-rendered noise is no trap.)
+            line = 0.5 * min(self._trap_sizes)
+            self._traps_cleared = bool(traps.max() < line and gain.max() < line)
             return self._traps_cleared
+        taken = {CENTRE, *self.cells, *self.trap_cells}
+        gain = changed_counts(last, grid).astype(float)
+        cell = new_piece_cell(gain, taken)
+        if cell is None:
+            return False
         try:
             calibration = learn(self.frames, pieces=self._pieces, trap_frames=self.trap_frames + [frame])
         except CalibrationError:
             return False
         # The new trap must read back as this player's, beside the ones learnt before.
-        check = BoardReader(calibration, lock_tiles=True).read(frame, timestamp)
+        check = BoardReader(calibration, lock_tiles=True).read(frame, 0.0)
         owners = sorted(check.traps.values())
         if (owners != [f"c{k}" for k in range(len(self.trap_frames) + 1)] or check.occluded_cells
                 or check.hunters != self._hunters_seen):
             return False
         self.trap_frames.append(frame)
+        self.trap_grids.append(grid)
+        self.trap_cells.append(cell)
+        self._trap_sizes.append(float(gain[cell]))
         self.calibration = calibration
-        self._reader = BoardReader(calibration, lock_tiles=True)
-        self._tried_keys = {key}
         return True
-
-    # -- step 1: the empty board --------------------------------------------------------
-    def _feed_empty_board(self, frame, timestamp) -> bool:
-        try:
-            calibration = learn([frame])
-        except CalibrationError:
-            self._candidate, self._run = None, 0
-            return False
-        observation = BoardReader(calibration, lock_tiles=True).read(frame, timestamp)
-        if not _clean_empty_board(observation):
-            self._candidate, self._run = None, 0
-            return False
-        # Frames learnt one by one must agree on the layout: a hand moving over the
-        # board changes what each frame would teach, the bare board does not.
-        if self._candidate is None or self._candidate[1].tiles != calibration.tiles:
-            self._run = 0
-        self._candidate = (frame, calibration)
-        self._run += 1
-        if self._run < self.required:
-            return False
-        self._accept(frame, calibration)
-        return True
-
-    # -- step 2: each hunter ----------------------------------------------------------------
-    def _feed_placement(self, frame, timestamp) -> bool:
-        observation = self._reader.read(frame, timestamp)
-        key = _placement_key(observation, self.calibration)
-        # The new piece's cell, whatever the reader makes of it: what changed since the
-        # last step, each cell's light divided out. A colour not learnt yet may read as
-        # unreadable in one camera frame and pass unnoticed in the next (sensor noise),
-        # a piece of a shape the kit's rings miss (a thin meeple, a pawn) may not show
-        # at all, and a light that drifted may hide a piece learnt before; what changed
-        # holds still. (Unless the board was nudged: many cells changed, and the
-        # reader's own reading is all there is.)
-        after = change_probe(frame, self._reader.locator)
-        moved = () if after is None or self._last_probe is None else moved_between(self._last_probe, after)
-        few = 0 < len(moved) <= MAX_NEW_TOKEN_CELLS + 1
-        if key is None and few and observation.board_found and len(observation.occluded_cells) <= MAX_NEW_TOKEN_CELLS:
-            # Only a new piece changed, yet a hunter learnt before no longer reads where
-            # he stands (the light drifted since): the set's model does not hold, so it
-            # is learnt from here on by what each piece changes (vision.changes).
-            key = ((), tuple(sorted(self._hunters_seen.items())))
-            if self.calibration.pieces != "changes" and set(observation.hunters) != set(self._hunters_seen):
-                self._pieces = "changes"
-        if key is None:
-            # A hand or a moving token: whatever settles next is worth a new look.
-            self._run_key, self._run = None, 0
-            self._tried_keys.clear()
-            return False
-        if few:
-            key = (tuple(sorted(set(key[0]) | set(moved))), key[1])
-        # Learning is tried once per settled board: a new colour close to a known one
-        # may not show as unreadable, so a board that settled after a hand is tried too.
-        if not self._settled_anew(key):
-            return False
-        try:
-            calibration = learn(self.frames + [frame], pieces=self._pieces)
-        except CalibrationError:
-            return False
-        check = BoardReader(calibration, lock_tiles=True).read(frame, timestamp)
-        if check.occluded or len(check.hunters) != len(self.frames):
-            return False  # the new colour does not read back cleanly: not a hunter
-        self._accept(frame, calibration)
-        return True
-
-    def _accept(self, frame, calibration: Calibration) -> None:
-        self.frames.append(frame)
-        self.calibration = calibration
-        self._reader = BoardReader(calibration, lock_tiles=True)
-        self._last_probe = change_probe(frame, self._reader.locator)
-        observation = self._reader.read(frame, 0.0)
-        self._hunters_seen = dict(observation.hunters)
-        self._candidate = None
-        self._run_key, self._run = None, 0
-        # The board just learnt is not a new placement: wait for it to change first.
-        self._tried_keys = {_placement_key(observation, calibration)}
-
-
-def _clean_empty_board(observation: Observation) -> bool:
-    return (observation.board_found and not observation.occluded and observation.mammoth == CENTRE
-            and not observation.hunters and not observation.traps)
-
-
-def _placement_key(observation: Observation, calibration: Calibration):
-    """What a board with one new, still unknown token looks like; None for anything else."""
-    if not observation.board_found or observation.mammoth != CENTRE or observation.traps:
-        return None
-    if set(observation.hunters) != set(calibration.hunters):
-        return None  # a known hunter is hidden or moved: a hand is still at work
-    unknown = observation.occluded_cells
-    if len(unknown) > MAX_NEW_TOKEN_CELLS:
-        return None
-    return (unknown, tuple(sorted(observation.hunters.items())))

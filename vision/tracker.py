@@ -37,13 +37,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 import engine
 from engine.hexgrid import CELL_NAMES, CENTRE, DIRECTIONS, NUM_CELLS, RAYS, parse_cell
 from session import CommandError, Snapshot, TableSession
 
 from .observation import Observation
-from .questions import CellQuestions, Contents, contents_of_view
-from .stability import StabilityFilter
+from .questions import CellQuestions, Contents, Question, contents_of_view
+from .stability import CHANGE_SHOWN, BoardChanges, ChangeEvidence, StabilityFilter
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,16 @@ class BoardView:
         return sorted(cells)
 
 
+#: Each cell's neighbours.
+NEIGHBOURS = tuple(frozenset(n for n in range(NUM_CELLS) if engine.hexgrid.distance(n, c) == 1)
+                   for c in range(NUM_CELLS))
+
+
+def _pieces(contents) -> int:
+    """How much a cell's contents cover, roughly: a hunter or a trap one, the mammoth two."""
+    return len(contents.hunters) + (contents.trap is not None) + 2 * contents.mammoth
+
+
 def _names(cells) -> list[str]:
     return [CELL_NAMES[c] for c in sorted(set(cells))]
 
@@ -212,6 +224,22 @@ def _malformed(observation) -> str | None:
 class TrackerError(Exception):
     """A request the tracker cannot honour now (e.g. a pass in the middle of a move)."""
 
+
+#: A resolution the cells' changes show by this much (shares of a hunter's size: the
+#: least change where it puts or takes a piece, less the most change elsewhere) is
+#: proposed when no other fits within CHANGES_MARGIN of it; several that fit are asked.
+CHANGES_FIT = 0.2
+CHANGES_MARGIN = 0.3
+#: A piece put down shows at least this much on its cell, even on another piece.
+CHANGES_ARRIVAL = 0.1
+#: Resolutions that fit by this much are asked about when none is clear.
+CHANGES_ASK = 0.1
+#: The reader's match is not proposed when a cell it changes shows less than this, or a
+#: cell it leaves alone more than CHANGES_LEAK (a misreading the changes contradict).
+CHANGES_DENY = 0.15
+CHANGES_LEAK = 0.6
+#: Most resolutions offered in one question.
+MAX_ASKED = 4
 
 #: The tracker's phases, by the phase of the table's game.
 PHASES = {"no_game": "layout", "setup": "placing", "play": "playing", "over": "over"}
@@ -365,6 +393,12 @@ class GameTracker:
         self._last_reported: tuple | None = None
         #: Unsure cells that matter are asked, never guessed (:mod:`vision.questions`).
         self.questions = CellQuestions()
+        #: What changed on each cell since the game's board was last seen
+        #: (:class:`vision.stability.BoardChanges`, given by the camera pipeline once the
+        #: setup was seen): the rules pick the one action those changes show.
+        self.board_changes: BoardChanges | None = None
+        self._evidence: ChangeEvidence | None = None
+        self._answering = False
         if tiles is not None:
             self._start_game(tuple(engine.Tile(t) for t in tiles), 0.0)
         self.stability.include_tiles = self.phase == "layout"
@@ -451,20 +485,42 @@ class GameTracker:
         self._in_step = True
 
     # -- feeding -------------------------------------------------------------------
-    def feed(self, observation: Observation) -> bool:
-        """Take one camera observation; True if it completed a stable board."""
+    def feed(self, observation: Observation, changes: ChangeEvidence | None = None) -> bool:
+        """Take one camera observation; True if it completed a stable board.
+
+        ``changes`` (from :class:`vision.stability.BoardChanges`) is what changed on each
+        cell since the game's board was last seen, on a board held still: when it shows
+        one legal action clearly, that action is proposed whatever the reader makes of
+        the pieces; when it shows several, the referee is asked which.
+        """
         if not isinstance(observation, Observation):
             self._report("bad_observation", f"expected an Observation, got {type(observation).__name__}", [],
                          self._last_time)
             return False
+        self._evidence = changes
         asked = self.questions.current
         if asked is not None and self.table.snapshot().version != asked.version:
             self.questions.current = None  # the game changed elsewhere: the question is stale
+        start = self._progress()
+        pending = self.questions.current
+        if changes is not None and changes.settled and pending is not None and pending.boards is not None:
+            # The board settled anew: look again (the piece asked about may have been
+            # put down since); the question stands if nothing clearer comes of it.
+            self.questions.current = None
+        if changes is not None and (changes.settled or changes.waited) and self.questions.current is None:
+            self._last_time = observation.timestamp
+            if self._observe_changes(changes, observation):
+                self.stability.reset(forget_committed=True)
+                return True
+            if pending is not None and self.questions.current is None and self.table.snapshot().version == pending.version:
+                self.questions.current = pending
         prepared = self.questions.prepare(observation, self)
         stable = self.stability.feed(prepared)
         if stable is None:
             return False
         before = self._progress()
+        if before != start:
+            return True   # the changes were matched on this frame already
         self.observe(stable)
         self.questions.forget_sure_cells(observation)
         self.questions.consider(self, committed=self._progress() != before)
@@ -497,9 +553,10 @@ class GameTracker:
         if snap.phase == "no_game":
             self._observe_layout(observation)
             return
-        self._last_observation = observation
         seen = self._view_of(observation)
         hidden = frozenset(observation.occluded_cells)
+        if not self._misread_at_rest(snap, seen, hidden):
+            self._last_observation = observation
         if not self._in_step:
             expected = BoardView.of_position(snap.position).masked(hidden)
             if seen != expected and not expected.explains(seen):
@@ -507,6 +564,8 @@ class GameTracker:
                 return
             self._in_step = True
             self._board_is_right()
+            if self.board_changes is not None:
+                self.board_changes.rest()
         if snap.phase == "setup":
             self._observe_placing(snap, seen, observation.timestamp, hidden)
         elif snap.phase == "play":
@@ -662,7 +721,10 @@ class GameTracker:
             # Several resolutions can leave the same board (a mover eliminated whatever
             # his card): prefer one the board was already seen heading to.
             preferred = [c for c in exact if any(c.action == p.action for p in self._pending)]
-            self._propose(snap, (preferred or exact)[0], timestamp)
+            chosen = (preferred or exact)[0]
+            if self._changes_deny(position, chosen):
+                return  # the cells did not change as that action would: the changes decide
+            self._propose(snap, chosen, timestamp)
             return
         progress = [c for c in candidates if c.allows_progress(before, seen, hidden)]
         if progress:
@@ -687,6 +749,179 @@ class GameTracker:
         return any(c.outcome.position not in positions and gone & {p for p, _ in c.view.hunters}
                    and c.allows_progress(before, seen, hidden) for c in candidates)
 
+    # -- the cells' changes (vision.stability.BoardChanges) ---------------------------------
+    def _scored_by_changes(self, position: engine.Position, evidence: ChangeEvidence) -> list:
+        """Every legal resolution with how well the cells' changes show it, best first:
+        ``[(fit, strength, leak, candidate)]`` (see :meth:`ChangeEvidence.fit`)."""
+        before = BoardView.of_position(position)
+        scored = []
+        for c in self.candidates():
+            ways, shown = {}, []
+            for x in c.changed:
+                was, now = contents_of_view(before, x), contents_of_view(c.view, x)
+                ways[x] = int(np.sign(_pieces(now) - _pieces(was)))
+                # A piece put down on an empty cell or taken off it shows; a trap put
+                # down under a hunter, a hunter joining another, may hide under what
+                # was there.
+                if was.empty != now.empty and not (was.mammoth and now.mammoth):
+                    shown.append(x)   # (beside the mammoth, a hunter is lost in its own noise)
+            near = () if shown else {n for x in c.changed for n in NEIGHBOURS[x]}
+            scored.append((*evidence.fit(position.mammoth, ways, shown, near), c))
+        scored.sort(key=lambda item: -item[0])
+        return scored
+
+    def _observe_changes(self, evidence: ChangeEvidence, observation: Observation) -> bool:
+        """Match a still board by what changed on its cells; True when a turn was proposed
+        or a question asked. One legal resolution clearly shown is proposed; of several that
+        fit about as well, the one the reader sees (every cell it reads surely), else the
+        referee is asked; a change on its way (a flight) is waited for."""
+        timestamp = observation.timestamp
+        snap = self._sync()
+        if snap.phase != "play" or not self._in_step:
+            return False
+        position = snap.position.with_(hands=None)
+        if evidence.at_rest(position.mammoth):
+            return False
+        # A mover who vanishes was eliminated on his way only if he was seen on it.
+        scored = [item for item in self._scored_by_changes(position, evidence) if self._mover_evidenced(item[3])]
+        if not scored:
+            return False
+        fit, strength, _, best = scored[0]
+        # Pieces only taken off, with nothing put down where they go, may be in a
+        # player's hand on their way: wait, and ask if the board stays so.
+        lifted = self._lifted(position, evidence) and not self._arrived(position, evidence, best)
+        if lifted and not evidence.waited:
+            return False
+        rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
+        if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
+                and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)):
+            return self._propose_seen(snap, best, timestamp)
+        # Short of that, of the resolutions that fit well, the one the reader reads (every
+        # cell it reads surely); of those that fit at all, the referee is asked.
+        fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
+        hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        seen = self._view_of(observation).masked(hidden)
+        read = [c for c in fitting if c.view.masked(hidden) == seen]
+        if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
+            return self._propose_seen(snap, read[0], timestamp)
+        strengths = np.abs(evidence.strength(position.mammoth))
+        changed = {int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)}
+        # Every cell that changed is one a legal resolution changes (the player to move's
+        # own cells, where he may go): which one is unclear, so it is asked.
+        reachable = changed <= {x for _, _, _, c in scored for x in c.changed}
+        waiting = self._flight_under_way(position, scored) and not evidence.waited
+        if scored[0][0] >= CHANGES_ASK or (changed and reachable and not waiting):
+            # The alternatives offered: those that fit, then the next best ones, and what
+            # the player may do on his own cell (a trap put down or taken up).
+            offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
+            offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
+            return self._ask_between(offered, BoardView.of_position(position), timestamp)
+        if changed and not waiting:
+            # Nothing legal fits: said as the reader sees it when it can (a hunter moved
+            # out of turn, or not in a straight line), else with the cells that changed.
+            hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+            self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
+                                     self._view_of(observation).masked(hidden), timestamp, sorted(changed))
+        return False  # too faint to tell, or a flight on its way: wait
+
+    def _propose_seen(self, snap: Snapshot, candidate: Candidate, timestamp: float) -> bool:
+        """Propose a resolution the cells' changes showed; the board is then the one it
+        leaves (what a pass pressed next is checked against)."""
+        if not self._propose(snap, candidate, timestamp):
+            return False
+        self._last_observation = self._observation_of(candidate.view, timestamp)
+        return True
+
+    @staticmethod
+    def _lifted(position: engine.Position, evidence: ChangeEvidence) -> bool:
+        """Whether every cell that changed only lost a piece the game has there (a hunter
+        or the mammoth lifted, in a hand): nothing was put down yet."""
+        strength = evidence.strength(position.mammoth)
+        cells = np.flatnonzero(np.abs(strength) >= CHANGE_SHOWN)
+        occupied = set(position.hunters.values()) | {position.mammoth}
+        return bool(len(cells)) and all(strength[c] < 0 and c in occupied and c != CENTRE for c in cells)
+
+    @staticmethod
+    def _arrived(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:
+        """Whether the cells ``candidate`` puts pieces down on show some piece arriving."""
+        strength = evidence.strength(position.mammoth)
+        before = BoardView.of_position(position)
+        arrivals = [x for x in candidate.changed
+                    if _pieces(contents_of_view(candidate.view, x)) > _pieces(contents_of_view(before, x))]
+        return any(abs(strength[x]) >= CHANGES_ARRIVAL if x == CENTRE else strength[x] >= CHANGES_ARRIVAL
+                   for x in arrivals)
+
+    @staticmethod
+    def _flight_under_way(position: engine.Position, scored) -> bool:
+        """Whether the board may be on its way to a resolution that moves more than the
+        mover (the mammoth's flight, frightened hunters): every cell that changed is one
+        that resolution changes."""
+        return any(leak < CHANGE_SHOWN and (c.view.mammoth != position.mammoth or len(c.changed) > 2)
+                   for _, _, leak, c in scored)
+
+    def _misread_at_rest(self, snap: Snapshot, seen: BoardView, hidden) -> bool:
+        """Whether the reader's board differs from the game's while the cells show no
+        change since the game's board (a misreading: the board the game was last seen
+        on stays the one a pass is checked against)."""
+        evidence = self._evidence
+        if self.board_changes is None or evidence is None or snap.phase != "play":
+            return False
+        return (evidence.at_rest(snap.position.mammoth)
+                and seen != BoardView.of_position(snap.position).masked(hidden))
+
+    def _changes_deny(self, position: engine.Position, candidate: Candidate) -> bool:
+        """Whether the cells' changes, on a still board, contradict a resolution the reader
+        matched: a cell it puts a piece on or takes one off shows no change, or a cell it
+        leaves alone changed as a piece moving does."""
+        if self._answering or self._evidence is None or self.board_changes is None:
+            return False
+        for fit, strength, leak, c in self._scored_by_changes(position, self._evidence):
+            if c is candidate:
+                return strength < CHANGES_DENY or leak >= CHANGES_LEAK
+        return False
+
+    def _changes_unexplained(self, position: engine.Position) -> bool:
+        """Whether the still board's cells changed in a way no legal resolution shows
+        (the reader's unexplained board is then worth a report, not a misreading)."""
+        evidence = self._evidence
+        if evidence is None or evidence.at_rest(position.mammoth):
+            return False
+        scored = self._scored_by_changes(position.with_(hands=None), evidence)
+        return not any(leak < CHANGE_SHOWN for _, _, leak, _ in scored)
+
+    def _ask_between(self, candidates: list, game: BoardView, timestamp: float) -> bool:
+        """Ask the referee which of the resolutions the board shows (the best fit first),
+        or that it still shows the game's board, about the cell that tells them apart:
+        its contents in each."""
+        distinct = {}
+        for c in candidates:
+            distinct.setdefault(c.outcome.position, c.view)
+        views = list(distinct.values()) + [game]
+        cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)})
+        cell = max(cells, key=lambda x: (len({contents_of_view(v, x) for v in views}), -x))
+        by_contents = {}
+        for view in views:
+            by_contents.setdefault(contents_of_view(view, cell), view)
+        if len(by_contents) < 2:
+            return False
+        # The best fits first, the game's board last.
+        kept = [k for k, v in by_contents.items() if v is not game][:MAX_ASKED - 1]
+        by_contents = {k: by_contents[k] for k in kept + [contents_of_view(game, cell)]}
+        contents = tuple(by_contents)
+        boards = tuple(self._observation_of(by_contents[k], timestamp) for k in contents)
+        snap = self.table.snapshot()
+        self.questions.asked += 1
+        raw = self.contents_for_reader(contents[0])
+        self.questions.current = Question(self.questions.asked, cell, contents[0], contents, snap.version,
+                                          timestamp, raw, boards[0], boards=boards)
+        return True
+
+    def _observation_of(self, view: BoardView, timestamp: float) -> Observation:
+        """A board the tracker would read as ``view`` (owners as colour labels)."""
+        return Observation(timestamp, True, False, None, None, view.mammoth,
+                           {self._label_of(p): cell for p, cell in view.hunters},
+                           {cell: self._label_of(p) for cell, p in view.traps}, (1.0,) * NUM_CELLS)
+
     def _mover_evidenced(self, candidate: Candidate) -> bool:
         mover = getattr(candidate.action, "hunter", None)
         if mover is None or mover in candidate.view.hunter_cells():
@@ -706,10 +941,17 @@ class GameTracker:
         self._mover_trail = set()
         self._pending = []
         self._board_is_right()
+        if self.board_changes is not None:
+            self.board_changes.rest()
         return True
 
-    def _report_unexplained(self, snap: Snapshot, before: BoardView, seen: BoardView, timestamp: float) -> None:
+    def _report_unexplained(self, snap: Snapshot, before: BoardView, seen: BoardView, timestamp: float,
+                            changed=None) -> None:
+        """Say why the board is not matched (``changed``: the cells that changed, when the
+        cells' changes are known, for a change the reader does not see as one hunter's)."""
         position = snap.position
+        if self.board_changes is not None and not self._changes_unexplained(position):
+            return  # a misreading: the cells show no change, or one a legal action explains
         reference = before
         if self._pending:
             # Mid-flight, say what is wrong against the nearest board the flight allows.
@@ -739,7 +981,7 @@ class GameTracker:
             self._report("illegal_move", message, cells, timestamp, hunter=player, rule=rule)
             return
         self._report("unrecognised_change", "the board shows a change no legal action explains",
-                     cells, timestamp)
+                     cells if changed is None else changed, timestamp)
 
     def _explained_after(self, position: engine.Position, variants, observation: Observation) -> bool:
         """Would the board seen last be explained from ``position`` (the game after a pass)?"""
@@ -825,7 +1067,11 @@ class GameTracker:
         question = self.questions.current
         board = self.questions.answer(self, question_id, option)
         entries, reports = self.table.snapshot().entries, len(self.reports)
-        self.observe(board)
+        self._answering = True
+        try:
+            self.observe(board)
+        finally:
+            self._answering = False
         # The next settled board carries the taught reading: it is the board just matched.
         self.stability.reset(forget_committed=True)
         self.questions.teach(self, question, self.contents_for_reader(question.options[option]))

@@ -75,3 +75,63 @@ def test_the_optional_trap_step_learns_each_players_trap_colour_then_waits_for_t
     for frame in [still(setup[-1])] * 4:
         learner.feed(frame, 0.0)
     assert learner.done and len(learner.frames) == 3
+
+
+# -- sets the reader's colour classes do not fit (the second generator, sim.flatart) ----
+# Seeds 3,200,000-3,299,999 are the tracker's own development games (never the held-out
+# 7,500,000+ ones the cross-generator bench measures).
+
+def _flat_game(seed):
+    from sim.flatart import generate_game
+    return generate_game(seed)
+
+
+def _placements(sample):
+    """The cell of each hunter put down at setup, in seat order (the truth)."""
+    from engine.hexgrid import parse_cell
+    players = sample.expected["players"]
+    return [parse_cell(sample.boards[i + 1]["hunters"][p]) for i, p in enumerate(players)]
+
+
+def _learn_setup(sample):
+    learner = SetupLearner(len(sample.expected["players"]))
+    for t, frame in enumerate(sample.frames):
+        learner.feed(frame.image(), t / 30)
+        if learner.done:
+            break
+    return learner
+
+
+@pytest.mark.slow
+def test_a_speckled_textured_empty_board_passes_the_setup_against_itself():
+    """Speckled rock and textured grass that the reader's colour classes never read as a
+    clean empty board (the setup was never seen on this table before): the first settled
+    board is the reference, and every hunter is learnt from what he changed on it."""
+    sample = _flat_game(3_200_001)
+    learner = SetupLearner(len(sample.expected["players"]))
+    steps = [t for t, frame in enumerate(sample.frames[:8]) if learner.feed(frame.image(), t / 30)]
+    assert steps == [4] and len(learner.frames) == 1          # the fifth still frame: required=5
+    learner = _learn_setup(sample)
+    assert learner.done and learner.cells == _placements(sample)
+
+
+@pytest.mark.slow
+def test_a_hunter_close_to_his_tiles_colour_is_learnt_where_he_was_put_down():
+    sample = _flat_game(3_200_004)
+    assert "close" in sample.table["colour_kinds"].values()   # a dark brown star, rock-brown tiles
+    learner = _learn_setup(sample)
+    assert learner.done and learner.cells == _placements(sample)
+    assert list(learner.calibration.hunters) == ["c0", "c1", "c2", "c3"]
+
+
+def test_a_new_piece_is_the_one_cell_that_changed_clearly():
+    from vision.track_setup import new_piece_cell
+    gain = np.zeros(37)
+    gain[0], gain[1] = 40.0, 15.0        # a small pawn, its shadow on the neighbour
+    gain[18] = 60.0                      # the mammoth turned on its cross: ignored
+    gain[30] = 30.0                      # a hunter learnt before, nudged: less than the new one
+    assert new_piece_cell(gain, taken={30}) == 0
+    gain[10] = 25.0                      # a hand over another free cell at once: not one piece
+    assert new_piece_cell(gain, taken={30}) is None
+    gain[10], gain[30] = 0.0, 45.0       # the nudged hunter changed more than the new piece
+    assert new_piece_cell(gain, taken={30}) is None

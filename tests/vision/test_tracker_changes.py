@@ -1,0 +1,94 @@
+"""Turns told by what changed on each cell (vision.stability.ChangeEvidence) and the rules,
+whatever the reader makes of the pieces: one legal resolution clearly shown is proposed,
+several are asked about, a misreading the cells contradict is never committed."""
+
+import numpy as np
+import pytest
+
+from engine.hexgrid import NUM_CELLS, parse_cell
+from vision.stability import BoardChanges, ChangeEvidence
+from vision.tracker import GameTracker
+
+from .boards import board, layout
+
+SIZE = 100.0   # a hunter's size in grid points
+
+
+@pytest.fixture
+def tracker():
+    """A (red) on -3,0, B (blue) on 3,0, the mammoth on the cross; A to move."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+    # What changed is measured against the board the game was last seen on.
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    return tracker
+
+
+def changes(settled=True, waited=False, **cells):
+    """Evidence of a still board: ``cells`` "q,r" -> signed change in hunter sizes."""
+    change = np.zeros(NUM_CELLS)
+    for name, value in cells.items():
+        change[parse_cell(name.replace("m", "-").replace("_", ","))] = value * SIZE
+    return ChangeEvidence(change, SIZE, 0.0, settled, waited)
+
+
+def test_a_move_the_reader_misses_is_proposed_from_the_cells_it_changed(tracker):
+    # The reader still reads the old board (a piece close to its tile's colour), but A's
+    # cell lost a piece and one cell east gained one: the one legal move that does that.
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=0.95))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+    assert tracker.reports == [] and tracker.question is None
+
+
+def test_a_piece_lifted_is_waited_for_then_asked_about_never_guessed(tracker):
+    reader_blind = board({"red": "-3,0", "blue": "3,0"})
+    # A's hunter is off his cell and nowhere else yet: in his hand, on his way.
+    tracker.feed(reader_blind, changes(m3_0=-1.0))
+    assert tracker.actions == [] and tracker.question is None
+    # The board stays so: a trap under him hidden, a move onto a cell the camera does not
+    # see changing? The referee is asked; nothing is committed.
+    tracker.feed(reader_blind, changes(settled=False, waited=True, m3_0=-1.0))
+    question = tracker.question
+    assert tracker.actions == [] and question is not None
+    assert question.to_json()["cell"] == "-3,0"
+    answers = [o.to_json() for o in question.options]
+    assert {"mammoth": False, "hunters": ["A"], "trap": None} in answers     # nothing happened
+    assert {"mammoth": False, "hunters": ["A"], "trap": "A"} in answers      # a trap put down under him
+
+
+def test_the_referees_answer_to_which_resolution_commits_it(tracker):
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(settled=False, waited=True, m3_0=-1.0))
+    question = tracker.question
+    trap = next(i for i, o in enumerate(question.options) if o.trap == "A")
+    done = tracker.answer_question(question.id, trap)
+    assert [e["action"] for e in done["committed"]] == [{"type": "place_trap", "hunter": "A"}]
+    assert tracker.question is None
+
+
+def test_two_resolutions_the_cells_show_alike_are_asked_between_not_guessed():
+    """A stands on his own trap, B beside him. A's cell lost a piece, B's cell changed a
+    little: A took his trap up, or A joined B (his arrival hidden by B). The reader reads
+    neither: the referee is asked which, and nothing is committed."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.confirm_pass()                                                           # B passes
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    turns = len(tracker.actions)
+    tracker.feed(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}), changes(m3_0=-1.0, m3_1=0.2))
+    assert len(tracker.actions) == turns
+    question = tracker.question
+    assert question is not None and question.to_json()["cell"] == "-3,0"
+    answers = [o.to_json() for o in question.options]
+    assert {"mammoth": False, "hunters": ["A"], "trap": None} in answers     # the trap taken up
+    assert {"mammoth": False, "hunters": [], "trap": "A"} in answers         # A walked on
+
+
+def test_a_misreading_the_cells_contradict_is_neither_committed_nor_reported(tracker):
+    # The reader sees A one cell east, five frames running; no cell changed.
+    moved = board({"red": "-2,0", "blue": "3,0"})
+    for _ in range(5):
+        tracker.feed(moved, changes(settled=False))
+    assert tracker.actions == [] and tracker.reports == []
