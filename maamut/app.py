@@ -88,6 +88,11 @@ class Companion:
         self.camera = None
         self.ai_seats = self._ai_seats()
         self.app = self._web_app(web_config)
+        if self.vallee is not None:
+            # La Vallée's current step on the same LEDs, when its map lies on the board's 37 cells.
+            from firmware_bridge.vallee_leds import ValleeLeds
+
+            self.vallee_leds = ValleeLeds(self.director).follow(self.vallee)
         self.server = None
         self.url = f"http://{local_address()}:{cfg.web['port']}/"
         self._publish_qr()
