@@ -91,28 +91,57 @@ def vallee_live(maps_folder: str, journal: str, viewers: int = 20, updates: int 
 
 
 def vallee_weights(maps_folder: str) -> dict:
-    """Bytes of La Vallée's two pages with everything they load, in KiB."""
+    """Bytes of La Vallée's pages with everything they load, in KiB: the valley page with
+    no game (and its state), the editor, the page of a three-player game at its third turn
+    with its first state, and the live update one entry sends (delta and full)."""
     from companion_web import create_app
 
     from .app import vallee_mode
 
-    mode = vallee_mode(maps_folder)
+    import os
+    import random
+
+    mode = vallee_mode(maps_folder, os.path.join(os.path.dirname(os.path.abspath(maps_folder)), "vallee-game.jsonl"))
     if mode is None:
         return {}
     app = create_app({}, games=[mode])
     client = app.test_client()
-
-    def weight(path: str) -> int:
-        html = client.get(path).get_data()
-        refs = set(re.findall(rb'(?:src|href)="(/[^"]*static/[^"]+)"', html))
-        return len(html) + sum(len(client.get(ref.decode()).get_data()) for ref in refs)
+    table = app.extensions["vallee_table"]
+    empty = weight_of(client, "/vallee/") + len(client.get("/vallee/api/state").get_data())
 
     sample = client.get("/vallee/maps/sample.json")
     check = client.post("/vallee/maps/check", json={"map": sample.get_json()},
                         headers={"X-Vallee": "1", "X-Referee-PIN": app.config["REFEREE_PIN"]})
-    editor = weight("/vallee/maps") + len(sample.get_data()) + len(check.get_data())
-    return {"vallee_page_weight_kb": round(weight("/vallee/") / 1024, 1),
-            "vallee_editor_weight_kb": round(editor / 1024, 1)}
+    editor = weight_of(client, "/vallee/maps") + len(sample.get_data()) + len(check.get_data())
+    # A game of three players at its third turn: the page, its first state, one update.
+    from vallee.autoplay import answer
+    from vallee.core import IllegalRequest
+
+    table.start({"players": ["red", "blue", "green"], "map": "sample", "seed": 2})
+    rng = random.Random(3)
+
+    def one_entry():
+        while True:
+            try:
+                return table.play(answer(table.game, rng))
+            except IllegalRequest:  # a card the random player offers that the game refuses
+                continue
+
+    while table.game.turn < 3:
+        one_entry()
+    game = weight_of(client, "/vallee/") + len(client.get("/vallee/api/state").get_data())
+    one_entry()
+    full, delta = app.extensions["vallee_hub"].message_sizes()
+    return {"vallee_page_weight_kb": round(empty / 1024, 1), "vallee_editor_weight_kb": round(editor / 1024, 1),
+            "vallee_game_weight_kb": round(game / 1024, 1), "vallee_update_kb": round(delta / 1024, 1),
+            "vallee_full_state_kb": round(full / 1024, 1)}
+
+
+def weight_of(client, path: str) -> int:
+    """Bytes of a page with the static files it loads."""
+    html = client.get(path).get_data()
+    refs = set(re.findall(rb'(?:src|href)="(/[^"]*static/[^"]+)"', html))
+    return len(html) + sum(len(client.get(ref.decode()).get_data()) for ref in refs)
 
 
 def register_bench(bench_subparsers) -> None:

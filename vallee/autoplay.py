@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 
 from .core import DIRECTION_NAMES, SPECIES, BadRequest, IllegalRequest, cell_name, parse_cell
-from .game_moves import movable
 
 #: Chance that a player plays a card offered at a question.
 TRICK_CHANCE = 0.1
@@ -89,58 +88,22 @@ def movement(game, ask, rng) -> dict:
     groups = options["groups"]
     if not groups or rng.random() < 0.25:
         return {"kind": "done"}
-    for _ in range(6):
-        start = rng.choice(sorted(groups))
-        w, f = groups[start]
-        if parse_cell(start, "from") in game.tribes[ask["player"]].camps:
-            f = min(f, max(0, game.tribes[ask["player"]].at(parse_cell(start, "from"))[1] - 1))  # keep the camp
-        if w and f and rng.random() < 0.5:
-            mw, mf = 1, 1  # a couple, to found a camp further on
-        else:
-            mw = rng.randint(0, w)
-            mf = rng.randint(0 if mw else min(1, f), f)
-        if mw + mf == 0:
-            continue
-        cell = parse_cell(start, "from")
-        path = []
-        for _ in range(rng.randint(1, max(1, options["max_cells"]))):
-            nxt = rng.choice(game.valley.neighbours(cell))
-            path.append(cell_name(nxt))
-            cell = nxt
-        entry = {"kind": "move", "from": start, "path": path, "warriors": mw, "women": mf}
-        if legal(game, entry):
-            return entry
-    return {"kind": "done"}
-
-
-def legal(game, entry) -> bool:
-    """Would the game take this move now? (checked on the rules, nothing changed)."""
-    from .game_moves import board
-    from .game_turn import conditions, read_cell
-    from .tribes import Limits, Move, check_move
-
-    s = game.agenda[0]
-    player = s["player"]
-    try:
-        start = read_cell(game, entry["from"], "from")
-        path = tuple(read_cell(game, c, "path") for c in entry["path"])
-        free = movable(game, s, player).get(start, (0, 0))
-        if entry["warriors"] > free[0] or entry["women"] > free[1]:
-            return False
-        limits = Limits(
-            season=game.info.season, max_cells=game.markers.move_limit, frozen=frozenset(game.markers.frozen_cells)
-        )
-        check_move(
-            game.valley,
-            board(game),
-            Move(player, start, path, entry["warriors"], entry["women"]),
-            conditions(game, ()),
-            limits,
-            game.variants,
-        )
-    except (IllegalRequest, BadRequest):
-        return False
-    return True
+    start = rng.choice(sorted(groups))
+    w, f = groups[start]
+    if parse_cell(start, "from") in game.tribes[ask["player"]].camps:
+        f = min(f, max(0, game.tribes[ask["player"]].at(parse_cell(start, "from"))[1] - 1))  # keep the camp
+    if w and f and rng.random() < 0.5:
+        mw, mf = 1, 1  # a couple, to found a camp further on
+    else:
+        mw = rng.randint(0, w)
+        mf = rng.randint(0 if mw else min(1, f), f)
+    if mw + mf == 0:
+        return {"kind": "done"}
+    reach = game.destinations(start, mw, mf)
+    if not reach:
+        return {"kind": "done"}
+    end = rng.choice(sorted(reach))
+    return {"kind": "move", "from": start, "path": reach[end], "warriors": mw, "women": mf}
 
 
 def trick_entry(game, rng, ask) -> dict | None:

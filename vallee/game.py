@@ -211,7 +211,7 @@ class Game:
         """What the table is asked now, or None when the game is over."""
         if self.over or self._ask is None:
             return None
-        return dict(self._ask)
+        return deepcopy(self._ask)
 
     def apply(self, entry) -> list[dict]:
         """Take one entry; return the events it caused (see docs/vallee-game.md)."""
@@ -257,6 +257,20 @@ class Game:
         self._run()
         events, self._events = self._events, []
         return events
+
+    def destinations(self, start: str, warriors: int, women: int, cards=()) -> dict:
+        """During a movement question: where a group of the player to move may go from
+        ``start`` ("q,r") without leaving pawns on the way, ``{end cell: path}`` (each path
+        a list of cells, the shortest legal one); ``cards`` as in a move entry."""
+        from .core import parse_cell
+        from .game_moves import destinations
+
+        if self._ask is None or self._ask["step"] != "movement":
+            _fail("destinations are asked during a movement", "les destinations se demandent pendant un déplacement",
+                  "phase.tribes")
+        found = destinations(self, self.agenda[0], parse_cell(start, "start"), warriors, women, tuple(cards))
+        return {cell_name(end): [cell_name(c) for c in path] for end, path in sorted(found.items(),
+                                                                                       key=lambda kv: reading_key(kv[0]))}
 
     def _finish_step(self, step: dict) -> None:
         if self.agenda and self.agenda[0] is step:

@@ -9,7 +9,7 @@ arrived on a cell (or stayed there to found a camp or take fire) are kept per st
 from __future__ import annotations
 
 from .camps import camp_kind, found_camp_problem
-from .core import VOLCANO, BadRequest, cell_name, reading_key
+from .core import VOLCANO, BadRequest, IllegalRequest, cell_name, reading_key
 from .game import _fail
 from .game_setup import lot
 from .game_turn import conditions, names, read_cell, step
@@ -161,6 +161,39 @@ def movement(game, s, entry):
     else:
         move_group(game, s, player, entry)
     return False
+
+
+def destinations(game, s, start, warriors: int, women: int, cards=()) -> dict:
+    """Where a group of the player to move may go from ``start`` now, without leaving pawns
+    on the way: end cell → the shortest legal path (each checked by
+    :func:`vallee.tribes.check_move`, cards included)."""
+    player = s["player"]
+    free = movable(game, s, player).get(start, (0, 0))
+    if warriors > free[0] or women > free[1] or warriors + women == 0:
+        return {}
+    limits = Limits(season=game.info.season, max_cells=game.markers.move_limit, cards=tuple(cards),
+                    frozen=frozenset(game.markers.frozen_cells))
+    here = board(game, player, {start} if "fuite" in cards else set())
+    # one more cell for a long march; the raft's lake cells are not counted as steps
+    longest = game.markers.move_limit + 1 + (len(game.valley.lake) if "radeau" in cards else 0)
+    found: dict = {}
+    frontier = [(start,)]
+    for _ in range(longest):
+        grown = []
+        for path in (p + (n,) for p in frontier for n in game.valley.neighbours(p[-1]) if n not in p):
+            afloat = "radeau" in cards and path[-1] in game.valley.lake
+            try:
+                checked = check_move(game.valley, here, Move(player, start, path[1:], warriors, women),
+                                     conditions(game, ()), limits, game.variants)
+            except IllegalRequest:
+                if afloat:
+                    grown.append(path)  # on the raft: it lands further on
+                continue
+            found.setdefault(checked.end, path[1:])
+            if checked.stops[-1][1] == "end":  # a cell where the group may go on
+                grown.append(path)
+        frontier = grown
+    return found
 
 
 def read_group(entry) -> tuple[int, int]:

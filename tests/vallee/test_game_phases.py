@@ -148,6 +148,17 @@ def test_a_player_moves_groups_founds_a_camp_and_says_done_in_turn_order():
     assert game.pending()["player"] == "blue"
 
 
+def test_destinations_list_every_legal_end_of_a_group_with_its_shortest_path():
+    game = movement_scene()
+    reach = game.destinations("0,1", 1, 1)
+    assert reach["0,2"] == ["0,2"] and reach["2,0"] == ["1,1", "2,0"]    # blue's warrior there: contact
+    assert "0,0" not in reach and "3,0" not in reach                     # the lake; beyond the contact
+    for end, path in reach.items():
+        game.copy().apply({"kind": "move", "from": "0,1", "path": path, "warriors": 1, "women": 1})
+    rafting = game.destinations("0,1", 1, 0, ["radeau"])
+    assert rafting["0,-1"] == ["0,0", "0,-1"] and "0,-1" not in reach
+
+
 def test_an_illegal_move_names_the_rule_and_changes_nothing():
     game = movement_scene()
     before = game.to_json()

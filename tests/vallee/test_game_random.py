@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from vallee.autoplay import answer, play_game
 from vallee.core import IllegalRequest, parse_cell
 from vallee.game import Game
+from vallee.rulebook import RULES
 from vallee.tokens import DEFAULT_TOKENS, UNLETTERED_WOLVES
 
 TURN_LIMIT = 120
@@ -31,7 +32,7 @@ class Ledger:
 
     def check(self, game, events):
         for e in events:
-            assert e["rule"], e
+            assert e["rule"] in RULES, e   # every event cites a rule of `maamut vallee rules`
             if e["type"] == "food":
                 self.food[e["player"]] += e["delta"]
             elif e["type"] == "pawns":

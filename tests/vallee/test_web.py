@@ -318,5 +318,8 @@ def test_bench_web_weighs_la_vallee_pages_within_the_page_budget(tmp_path):
     from maamut.web_bench import vallee_weights
 
     weights = vallee_weights(str(tmp_path / "maps"))
-    assert set(weights) == {"vallee_page_weight_kb", "vallee_editor_weight_kb"}
-    assert 0 < weights["vallee_page_weight_kb"] <= 150 and 0 < weights["vallee_editor_weight_kb"] <= 150
+    assert set(weights) == {"vallee_page_weight_kb", "vallee_editor_weight_kb", "vallee_game_weight_kb",
+                            "vallee_update_kb", "vallee_full_state_kb"}
+    for page in ("vallee_page_weight_kb", "vallee_editor_weight_kb", "vallee_game_weight_kb"):
+        assert 0 < weights[page] <= 150, page
+    assert 0 < weights["vallee_update_kb"] < weights["vallee_full_state_kb"]
