@@ -4,10 +4,11 @@ update latency with 100 viewers, idle flood, memory) and, as new keys, Mammut's 
 through Mammut's API, to the last byte on each viewer's socket); La Vallée's pages:
 ``vallee_page_weight_kb`` (the valley view with its styles and scripts),
 ``vallee_editor_weight_kb`` (the editor, plus the map and the first check it loads before
-it can be used), and its live game at 20 devices: ``vallee_update_p95_ms`` and
+it can be used), a game's page and update (``vallee_game_weight_kb``,
+``vallee_update_kb``, ``vallee_full_state_kb``), and its live game at 20 devices:
+``vallee_update_p95_ms`` and
 ``vallee_missed_updates`` (each update one answer of the random player posted to
-``/vallee/api/entry``, to the last byte on each device's socket), with
-``vallee_game_page_weight_kb`` (the page with a game on the table and its first state)."""
+``/vallee/api/entry``, to the last byte on each device's socket)."""
 
 from __future__ import annotations
 
@@ -86,7 +87,7 @@ def vallee_live(maps_folder: str, journal: str, viewers: int = 20, updates: int 
 
     figures = mode_figures(mode, start, change, viewers=viewers, updates=updates)
     return {"vallee_update_p95_ms": figures["latency_ms"]["p95"], "vallee_missed_updates": figures["missed"],
-            "vallee_update_latency_ms": figures["latency_ms"], "vallee_game_page_weight_kb": figures["page_weight_kb"],
+            "vallee_update_latency_ms": figures["latency_ms"],
             "vallee_devices": viewers, "vallee_updates": updates}
 
 
@@ -161,7 +162,7 @@ def _bench(args) -> dict | int:
         result = web_bench(args, modes)
         if isinstance(result, dict):
             result.update(vallee_weights(f"{folder}/vallee-maps"))
-            result.update(vallee_live(f"{folder}/vallee-maps", f"{folder}/vallee-game.jsonl",
+            result.update(vallee_live(f"{folder}/vallee-maps", f"{folder}/vallee-live.jsonl",
                                       viewers=min(args.viewers, 20), updates=min(args.updates, 20)))
         return result
 

@@ -19,7 +19,6 @@ def test_every_device_receives_every_update_of_the_live_game(tmp_path):
     assert figures["vallee_missed_updates"] == 0 and figures["vallee_devices"] == 4 and figures["vallee_updates"] == 6
     latency = figures["vallee_update_latency_ms"]
     assert figures["vallee_update_p95_ms"] == latency["p95"] and 0 < latency["p50"] <= latency["p95"] <= latency["max"]
-    assert 0 < figures["vallee_game_page_weight_kb"]
 
 
 def test_bench_web_adds_the_vallee_keys_beside_the_existing_ones(tmp_path):
@@ -30,6 +29,6 @@ def test_bench_web_adds_the_vallee_keys_beside_the_existing_ones(tmp_path):
     assert proc.returncode in (0, 1), proc.stderr  # 1: a target missed on a loaded machine, still figures
     figures = json.loads(proc.stdout)
     for key in ("vallee_page_weight_kb", "vallee_editor_weight_kb", "mammut_page_weight_kb",
-                "vallee_update_p95_ms", "vallee_missed_updates", "vallee_game_page_weight_kb"):
+                "vallee_game_weight_kb", "vallee_update_p95_ms", "vallee_missed_updates"):
         assert key in figures, key
     assert figures["vallee_missed_updates"] == 0 and figures["vallee_devices"] == 3
