@@ -61,8 +61,12 @@ def local_address() -> str:
 class Companion:
     """The table's session, page, LEDs and buttons, wired together."""
 
-    def __init__(self, cfg: Config, leds=None, buttons=None, web_config: dict | None = None):
+    def __init__(self, cfg: Config, leds=None, buttons=None, web_config: dict | None = None,
+                 vallee_journal: str = "var/vallee-game.jsonl"):
         self.cfg = cfg
+        self.vallee_journal = vallee_journal
+        #: La Vallée's live table (:class:`vallee.live.ValleeTable`), when La Vallée is installed.
+        self.vallee = None
         self.hub = GameHub()
         self.journal = Journal(cfg.path(cfg.game["journal"]))
         self.table = TableSession.resume(self.journal, players=seats_of(cfg), variants=cfg.variants())
@@ -84,6 +88,11 @@ class Companion:
         self.camera = None
         self.ai_seats = self._ai_seats()
         self.app = self._web_app(web_config)
+        if self.vallee is not None:
+            # La Vallée's current step on the same LEDs, when its map lies on the board's 37 cells.
+            from firmware_bridge.vallee_leds import ValleeLeds
+
+            self.vallee_leds = ValleeLeds(self.director).follow(self.vallee)
         self.server = None
         self.url = f"http://{local_address()}:{cfg.web['port']}/"
         self._publish_qr()
@@ -113,7 +122,8 @@ class Companion:
         settings = {"REFEREE_PIN": str(self.cfg.web["pin"])} if self.cfg.web.get("pin") else {}
         settings.update(web_config or {})
         mammut = mammut_mode(self.cfg.path("var/mammut-game.jsonl"))
-        vallee = vallee_mode(self.cfg.path("var/vallee-maps"), self.cfg.path("var/vallee-game.jsonl"))
+        vallee = vallee_mode(self.cfg.path("var/vallee-maps"), self.cfg.path(self.vallee_journal))
+        self.vallee = vallee.live if vallee else None
         return create_app(settings, session=self.table, hub=self.hub, hints=hints_for_page, ai_seats=self.ai_seats,
                           camera_relearn=self.request_relearn, camera_questions=CameraQuestionDesk(self),
                           games=[g for g in (mammut, vallee) if g])

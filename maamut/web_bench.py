@@ -1,13 +1,18 @@
 """``maamut bench web`` for the whole product: the web part's figures (page weight,
 update latency with 100 viewers, idle flood, memory) and, as new keys, Mammut's page:
 ``mammut_page_weight_kb`` and ``mammut_update_latency_ms`` (a take, then its undo, made
-through Mammut's API, to the last byte on each viewer's socket); La Vallée's pages, which
-have no live part yet: ``vallee_page_weight_kb`` (the valley view with its styles and
-scripts) and ``vallee_editor_weight_kb`` (the editor, plus the map and the first check it
-loads before it can be used)."""
+through Mammut's API, to the last byte on each viewer's socket); La Vallée's pages:
+``vallee_page_weight_kb`` (the valley view with its styles and scripts),
+``vallee_editor_weight_kb`` (the editor, plus the map and the first check it loads before
+it can be used), a game's page and update (``vallee_game_weight_kb``,
+``vallee_update_kb``, ``vallee_full_state_kb``), and its live game at 20 devices:
+``vallee_update_p95_ms`` and
+``vallee_missed_updates`` (each update one answer of the random player posted to
+``/vallee/api/entry``, to the last byte on each device's socket)."""
 
 from __future__ import annotations
 
+import random
 import re
 import tempfile
 
@@ -30,6 +35,60 @@ def _mammut_change(client, pin, i: int) -> None:
     to_move = client.get("/mammut/api/state").get_json()["game"]["to_move"]
     client.post("/mammut/api/action", json={"action": {"type": "take", "player": to_move, "tiles": {"meat": 1}}},
                 headers=headers)
+
+
+VALLEE_HEADERS = {"X-Vallee": "1"}
+#: The live game measured: three tribes on the sample valley, every draw by the companion.
+VALLEE_SETUP = {"players": ["red", "blue", "green"], "map": "sample", "seed": 7}
+#: The updates are timed from this turn on (the turns before are played untimed).
+VALLEE_FROM_TURN = 4
+
+
+def vallee_live(maps_folder: str, journal: str, viewers: int = 20, updates: int = 20) -> dict:
+    """La Vallée's live updates at ``viewers`` devices: each update is one answer of the
+    game model's random player (:mod:`vallee.autoplay`) posted as the page posts it."""
+    from companion_web.bench import mode_figures
+    from vallee.autoplay import answer
+
+    from .app import vallee_mode
+
+    mode = vallee_mode(maps_folder, journal)
+    if mode is None:
+        return {}
+    table, rng = mode.live, random.Random(7)
+    upcoming = []  # the next answer, chosen before the clock starts: only the update is timed
+
+    def choose() -> None:
+        entry = None
+        if not table.game.over:
+            entry = answer(table.game, rng)
+            while entry["kind"] == "trick":  # a card may be refused: every update must change the game
+                entry = answer(table.game, rng)
+        upcoming[:] = [entry]
+
+    def start(client, pin) -> None:
+        response = client.post("/vallee/api/new", json=VALLEE_SETUP, headers={**VALLEE_HEADERS, "X-Referee-PIN": pin})
+        if response.status_code != 200:
+            raise RuntimeError(f"La Vallée bench: the game was not started ({response.status_code})")
+        while table.game.turn < VALLEE_FROM_TURN:  # mid-game: the state as big as a table's usually is
+            choose()
+            table.play(upcoming[0])
+        choose()
+
+    def change(client, pin, i: int) -> None:
+        headers = {**VALLEE_HEADERS, "X-Referee-PIN": pin}
+        if upcoming[0] is None:  # the game is over: a new one is an update too
+            response = client.post("/vallee/api/new", json=VALLEE_SETUP, headers=headers)
+        else:
+            response = client.post("/vallee/api/entry", json={"entry": upcoming[0]}, headers=headers)
+        if response.status_code != 200:
+            raise RuntimeError(f"La Vallée bench: update {i} refused ({response.get_json()})")
+        choose()
+
+    figures = mode_figures(mode, start, change, viewers=viewers, updates=updates)
+    return {"vallee_update_p95_ms": figures["latency_ms"]["p95"], "vallee_missed_updates": figures["missed"],
+            "vallee_update_latency_ms": figures["latency_ms"],
+            "vallee_devices": viewers, "vallee_updates": updates}
 
 
 def vallee_weights(maps_folder: str) -> dict:
@@ -103,7 +162,9 @@ def _bench(args) -> dict | int:
         result = web_bench(args, modes)
         if isinstance(result, dict):
             result.update(vallee_weights(f"{folder}/vallee-maps"))
+            result.update(vallee_live(f"{folder}/vallee-maps", f"{folder}/vallee-live.jsonl",
+                                      viewers=min(args.viewers, 20), updates=min(args.updates, 20)))
         return result
 
 
-__all__ = ["register_bench", "vallee_weights"]
+__all__ = ["register_bench", "vallee_live", "vallee_weights"]

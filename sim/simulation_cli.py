@@ -32,11 +32,16 @@ def register(subparsers) -> None:
                               description="Self-playing demo: bots play, every move is filmed by a simulated "
                                           "camera and read back by the real camera path; no hardware needed.")
     add_web_options(p)
+    p.add_argument("--game", choices=("maamut", "vallee"), default="maamut",
+                   help="the game the bots play: maamut (default) or vallee (La Vallée des Mammouths on the "
+                        "sample valley, followed live on /vallee/)")
     p.add_argument("--games", type=int, help="stop after this many games (default: run until Ctrl-C)")
     p.add_argument("--seed", type=int, help="seed of the bots and the layouts (default: a new one each start)")
     p.add_argument("--turn-seconds", type=float, default=2.0, help="pause between turns")
     p.add_argument("--attract-seconds", type=float, default=8.0, help="attract animation between games")
     p.add_argument("--no-vision", action="store_true", help="skip rendering and reading frames")
+    p.add_argument("--step-seconds", type=float, default=1.5,
+                   help="La Vallée: pause before each answer of the simulated players (default 1.5)")
     p.set_defaults(handler=run_demo)
 
     p = subparsers.add_parser("render", help="draw synthetic camera frames with ground truth",
@@ -104,6 +109,9 @@ def register_bench(bench_subparsers) -> None:
 def run_demo(args) -> int:
     import threading
 
+    if args.game == "vallee":
+        return run_vallee_demo(args)
+
     from maamut.app import Companion, say
     from maamut.table_cli import config_from_args, stop_on_sigterm
 
@@ -135,6 +143,50 @@ def run_demo(args) -> int:
     finally:
         companion.close()
     say(f"{stats.games} games, {stats.turns} turns, {stats.errors} errors")
+    for message in stats.messages:
+        say(f"  error: {message}")
+    return 0 if stats.errors == 0 else 1
+
+
+def run_vallee_demo(args) -> int:
+    import threading
+
+    from maamut.app import Companion, say
+    from maamut.table_cli import config_from_args, stop_on_sigterm
+
+    from .vallee_demo import ValleeDemo
+
+    if args.step_seconds < 0 or args.attract_seconds < 0:
+        return _fail("--step-seconds and --attract-seconds must not be negative")
+    cfg = config_from_args(args)
+    if cfg is None:
+        return 2
+    vallee_journal = "var/vallee-game.jsonl"
+    if not args.config:
+        # The demo's own journals: a game saved on this table is never replaced by the demo's.
+        cfg.game["journal"] = "var/demo-game.jsonl"
+        vallee_journal = "var/demo-vallee-game.jsonl"
+        cfg.buttons["pin_factory"] = "none"
+        cfg.leds["backend"] = "simulated"
+    companion = Companion(cfg, vallee_journal=vallee_journal)
+    if companion.vallee is None:
+        companion.close()
+        return _fail("La Vallée is not installed with this companion")
+    companion.start_web()
+    say(f"demo: simulated players play La Vallée des Mammouths on the sample valley; follow it on "
+        f"{companion.url}vallee/")
+    stop = threading.Event()
+    stop_on_sigterm(stop)
+    demo = ValleeDemo(companion.vallee, seed=args.seed, step_s=args.step_seconds, attract_s=args.attract_seconds,
+                      max_games=args.games, stop=stop)
+    try:
+        stats = demo.run()
+    except KeyboardInterrupt:
+        stop.set()
+        stats = demo.stats
+    finally:
+        companion.close()
+    say(f"{stats.finished} games, {stats.entries} answers, {stats.errors} errors")
     for message in stats.messages:
         say(f"  error: {message}")
     return 0 if stats.errors == 0 else 1

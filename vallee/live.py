@@ -169,6 +169,8 @@ class ValleeTable:
         self.history: list[dict] = []
         #: What was said last (an undo, a refusal is never kept): the page's status line.
         self.said: dict | None = None
+        #: The events of the last change (none after an undo or a new game), for the LEDs.
+        self.last_events: list = []
         self._origin = ""
         if self.table.game is not None:
             self._rebuild()
@@ -184,6 +186,7 @@ class ValleeTable:
             self._key = _secret(self.path.with_name(self.path.name + ".key"), fresh=True)
             self._rebuild()
             self.said = {"en": "New game", "fr": "Nouvelle partie"}
+            self.last_events = []
             self._changed()
 
     def play(self, entry: dict) -> list:
@@ -193,6 +196,7 @@ class ValleeTable:
             events = self.table.play(entry)
             self._note(self.game.entries[-1], events)
             self.said = None
+            self.last_events = events
             self._changed()
             return events
 
@@ -204,6 +208,7 @@ class ValleeTable:
             self.table.undo()
             self.history.pop()
             self.said = {"en": "Undo: " + last["en"], "fr": "Annulé : " + last["fr"]}
+            self.last_events = []
             self._changed()
             return self.said
 
@@ -235,6 +240,7 @@ class ValleeTable:
                 self._note(self.game.entries[-1], caused)
                 events += caused
             self.said = None
+            self.last_events = events
             self._changed()
             return events
 
