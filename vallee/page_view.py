@@ -18,8 +18,9 @@ from dataclasses import replace
 
 from .board_svg import render_pieces
 from .calendar import PHASE_EN, PHASE_FR
-from .core import SEASON_FR, SPECIES, IllegalRequest, ValleeError, parse_cell
+from .core import DIRECTION_NAMES, SEASON_FR, SPECIES, IllegalRequest, ValleeError, cell_name, parse_cell
 from .game_view import view
+from .tokens import LETTERS
 
 CELL = re.compile(r"^-?\d{1,3},-?\d{1,3}$")
 
@@ -33,10 +34,37 @@ def public_view(game, colours: dict) -> dict:
         pending.pop("tricks", None)
     return {
         "game": state, "colours": colours, "pieces": render_pieces(game.valley, state, colours),
-        "map": {"name": game.valley.name, "title": game.valley.title, "sample": game.valley.sample},
+        "map": {"name": game.valley.name, "title": game.valley.title, "sample": game.valley.sample,
+                "orientation": game.valley.orientation},
         "calendar": calendar(game, pending), "lit": lit_cells(pending), "fight": fight_view(game),
-        "ledger": ledger_view(game, pending), "watch": victory_watch(game),
+        "ledger": ledger_view(game, pending), "watch": victory_watch(game), "reach": reach(game, pending),
     }
+
+
+def reach(game, pending) -> dict | None:
+    """During a movement question: where each group of the player to move may go whole,
+    ``{group cell: {end cell: path}}`` (the move form offers these; a smaller group, cards
+    or pawns left on the way are the table's to type)."""
+    if not pending or pending.get("step") != "movement":
+        return None
+    out = {}
+    for cell, (w, f) in pending["options"]["groups"].items():
+        try:
+            out[cell] = game.destinations(cell, w, f)
+        except (ValleeError, ValueError):
+            out[cell] = {}
+    return out
+
+
+def card_choices(card: str) -> list:
+    """The choices a trick entry of ``card`` gives (:data:`vallee.game_tricks.CHOICES`), as JSON.
+
+    >>> [c["field"] for c in card_choices("vol")], card_choices("espionnage")
+    (['cell', 'from', 'steal'], [])
+    """
+    from .game_tricks import CHOICES
+
+    return [{"field": f, "kind": k, "en": en, "fr": fr} for f, k, en, fr in CHOICES.get(card, ())]
 
 
 def private_view(game, player: str, colours: dict) -> dict:
@@ -46,16 +74,23 @@ def private_view(game, player: str, colours: dict) -> dict:
 
     tribe = tribe_view(game.tribes[player])
     ask = game.pending()
-    playable = {t["card"] for t in (ask or {}).get("tricks", []) if t["player"] == player}
+    mine = [t for t in (ask or {}).get("tricks", []) if t["player"] == player]
+    playable = {t["card"] for t in mine}
+    via = {t["card"]: t["via"] for t in mine if "via" in t}
     hand = []
     for card in tribe.pop("hand"):
         trick = TRICKS.get(card)
         when = timing(game, player, card, playable)
         hand.append({"card": card, "title": trick.title if trick else "?", "en": trick.en if trick else "",
-                     "fr": trick.fr if trick else "", "now": when["now"], "why": {"en": when["en"], "fr": when["fr"]}})
+                     "fr": trick.fr if trick else "", "now": when["now"], "why": {"en": when["en"], "fr": when["fr"]},
+                     "choices": card_choices(card), "via": via.get(card)})
+    pending = {k: v for k, v in (ask or {}).items() if k != "tricks"} or None
+    yours = bool(ask and ask.get("player") == player)
     return {"player": player, "colour": colours.get(player), "tribe": tribe, "hand": hand,
-            "pending": {k: v for k, v in (ask or {}).items() if k != "tricks"} or None,
-            "yours": bool(ask and ask.get("player") == player)}
+            "pending": pending, "yours": yours, "reach": reach(game, pending) if yours else None,
+            "players": list(game.seats), "cells": [cell_name(c) for c in game.valley.cells],
+            "directions": list(DIRECTION_NAMES[game.valley.orientation]), "random": dict(game.modes),
+            "species": [[s.name, s.fr] for s in SPECIES.values()], "letters": list(LETTERS)}
 
 
 def calendar(game, pending) -> dict:
@@ -225,4 +260,4 @@ def victory_watch(game) -> list:
     return out
 
 
-__all__ = ["public_view", "private_view", "fight_view", "fight_pawns", "calendar", "lit_cells", "victory_watch"]
+__all__ = ["public_view", "private_view", "reach", "card_choices", "fight_view", "fight_pawns", "calendar", "lit_cells", "victory_watch"]

@@ -172,15 +172,19 @@ def _stream_url() -> str:
 def page_context() -> dict:
     """What the game master's page needs besides the valley: the table's state and the
     lists its forms offer."""
+    from .core import DIRECTION_NAMES, SPECIES
     from .events import CARDS
+    from .game_tricks import CHOICES, MOVE_CARDS
+    from .page_view import card_choices
     from .tokens import LETTERS
     from .tricks import TRICKS
-    from .core import SPECIES
 
     return {"stream": _stream_url(), "maps": _map_list(),
-            "catalogue": {"events": [{"id": c.id, "title": c.title} for c in CARDS.values()],
-                          "tricks": [{"id": t.id, "title": t.title} for t in TRICKS.values()],
-                          "species": [{"id": s.name, "fr": s.fr} for s in SPECIES.values()],
+            "catalogue": {"events": [[c.id, c.title] for c in CARDS.values()],
+                          "tricks": [[t.id, t.title] for t in TRICKS.values()],
+                          "choices": {card: card_choices(card) for card in CHOICES},
+                          "move_cards": list(MOVE_CARDS), "directions": DIRECTION_NAMES,
+                          "species": [[s.name, s.fr] for s in SPECIES.values()],
                           "letters": list(LETTERS)}}
 
 
