@@ -42,15 +42,16 @@ def public_view(game, colours: dict) -> dict:
 
 
 def reach(game, pending) -> dict | None:
-    """During a movement question: where each group of the player to move may go whole,
-    ``{group cell: {end cell: path}}`` (the move form offers these; a smaller group, cards
-    or pawns left on the way are the table's to type)."""
+    """During a movement question: where a pawn of each group of the player to move may
+    go, ``{group cell: {end cell: path}}`` (the move form offers these; whether the group
+    chosen may leave its cell — a camp keeps its woman — is the game's to say when it
+    moves)."""
     if not pending or pending.get("step") != "movement":
         return None
     out = {}
     for cell, (w, f) in pending["options"]["groups"].items():
         try:
-            out[cell] = game.destinations(cell, w, f)
+            out[cell] = game.destinations(cell, int(w > 0), int(w == 0 and f > 0))
         except (ValleeError, ValueError):
             out[cell] = {}
     return out

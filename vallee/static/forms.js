@@ -270,7 +270,7 @@ const ValleeForms = (() => {
           l.append(i, document.createTextNode(" " + title)); cards.append(l);
         });
       }
-      row.append(labelled(T("Group on", "Groupe en"), from), lw, lf, labelled(T("To (whole group)", "Vers (groupe entier)"), to),
+      row.append(labelled(T("Group on", "Groupe en"), from), lw, lf, labelled(T("To", "Vers"), to),
         labelled(T("Path (cells, tap them on the board)", "Chemin (cases, touchez-les sur le plateau)"), path),
         button(T("Move", "Déplacer"), () => {
           const entry = {kind: "move", from: from.value, path: path.value.split(/[\s;]+/).filter(Boolean),

@@ -17,7 +17,7 @@
     const data = await response.json();
     if (!data.ok) { $("me-turn").textContent = P({en: data.error.message, fr: data.error.message_fr}); return; }
     if (data.etag === seen && me) return;
-    me = data; seen = data.etag; render();
+    me = data; seen = data.etag; ROOT.dataset.etag = seen; render();
   }
   function showError(error) {
     const box = $("me-error");
