@@ -295,8 +295,11 @@ class ValleeTable:
         en, fr = entry_words(entry)
         previous = self.history[-1]["hash"] if self.history else self._origin
         turn, phase = (events[0]["turn"], events[0]["phase"]) if events else (None, None)
+        from .page_view import animal_phase
+
         self.history.append({"n": len(self.history) + 1, "en": en, "fr": fr, "lines": events_words(events),
-                             "turn": turn, "phase": phase, "hash": _chain(previous, entry_line(entry))})
+                             "turn": turn, "phase": phase, "hash": _chain(previous, entry_line(entry)),
+                             "animals": animal_phase(events)})
 
     @property
     def etag(self) -> str:
@@ -329,7 +332,16 @@ class ValleeTable:
             base["journal"] = notice
         if self.game is None:
             return {**base, "game": None}
-        return {**base, **public_view(self.game, colours=self.colours())}
+        return {**base, **public_view(self.game, colours=self.colours()), "animals": self._animals_now()}
+
+    def _animals_now(self) -> dict | None:
+        """This turn's animal phase (the entry that moved them, its number ``n``), or None."""
+        for h in reversed(self.history):
+            if h["turn"] is not None and h["turn"] < self.game.turn:
+                return None
+            if h["animals"]:
+                return {"n": h["n"], **h["animals"]}
+        return None
 
     def colours(self) -> dict:
         return {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(self.game.seats)} if self.game else {}

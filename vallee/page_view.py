@@ -57,6 +57,57 @@ def reach(game, pending) -> dict | None:
     return out
 
 
+#: Species named in the plural (English, French), as people say "3 wolves", "2 ours".
+PLURAL = {"wolf": ("wolves", "loups"), "tiger": ("tigers", "tigres"), "bear": ("bears", "ours"),
+          "bison": ("bison", "bisons"), "rhino": ("rhinos", "rhinocéros"), "mammoth": ("mammoths", "mammouths")}
+
+
+def _beasts(species: str, n: int) -> tuple[str, str]:
+    """``n`` animals of a species in both languages.
+
+    >>> _beasts("wolf", 1), _beasts("wolf", 3)
+    (('1 wolf', '1 loup'), ('3 wolves', '3 loups'))
+    """
+    if n == 1 or species not in PLURAL:
+        return f"{n} {species}", f"{n} {SPECIES[species].fr if species in SPECIES else species}"
+    return f"{n} {PLURAL[species][0]}", f"{n} {PLURAL[species][1]}"
+
+
+def animal_phase(events) -> dict | None:
+    """The animal phase of one entry (the animal die), for the page to animate and say:
+    the die and direction, each unit's walk with its stop reason, the herds formed and
+    the fields trampled, in both languages; None when the entry moved no animal.
+
+    >>> said = animal_phase([{"type": "animals_moved", "face": 2, "direction": "SE", "moves": [
+    ...     {"species": "wolf", "count": 1, "from": "0,1", "to": "0,3", "path": ["0,2", "0,3"], "stop": "herd"}]},
+    ...     {"type": "herd", "species": "wolf", "cell": "0,3", "count": 2}])
+    >>> said["moves"][0]["en"], said["herds"][0]["fr"]
+    ('1 wolf 0,1 → 0,3: stopped to join its kind: a herd', '2 loups forment un troupeau en 0,3')
+    """
+    from .explain import DIRECTION_FR, FIELD_FR, STOP_SAID
+
+    moved = next((e for e in events if e["type"] == "animals_moved"), None)
+    if moved is None:
+        return None
+    moves = []
+    for m in moved["moves"]:
+        en, fr = STOP_SAID.get(m["stop"], (m["stop"], m["stop"]))
+        who = _beasts(m["species"], m["count"])
+        moves.append({"species": m["species"], "count": m["count"], "from": m["from"], "to": m["to"], "path": m["path"],
+                      "stop": m["stop"], "en": f"{who[0]} {m['from']} → {m['to']}: {en}",
+                      "fr": f"{who[1]} {m['from']} → {m['to']} : {fr}"})
+    herds = [{"cell": e["cell"], "en": f"{_beasts(e['species'], e['count'])[0]} form a herd on {e['cell']}",
+              "fr": f"{_beasts(e['species'], e['count'])[1]} forment un troupeau en {e['cell']}"}
+             for e in events if e["type"] == "herd"]
+    fields = [{"cell": e["cell"], "en": f"the field on {e['cell']} is trampled: {e['before']} → {e['after']}",
+               "fr": f"le champ en {e['cell']} est piétiné : {FIELD_FR.get(e['before'], e['before'])} → "
+                     f"{FIELD_FR.get(e['after'], e['after'])}"}
+              for e in events if e["type"] == "field" and e.get("rule") == "animals.trample"]
+    direction = moved["direction"]
+    return {"face": moved["face"], "direction": {"en": direction, "fr": DIRECTION_FR.get(direction, direction)},
+            "moves": moves, "herds": herds, "fields": fields}
+
+
 def card_choices(card: str) -> list:
     """The choices a trick entry of ``card`` gives (:data:`vallee.game_tricks.CHOICES`), as JSON.
 
@@ -261,4 +312,4 @@ def victory_watch(game) -> list:
     return out
 
 
-__all__ = ["public_view", "private_view", "reach", "card_choices", "fight_view", "fight_pawns", "calendar", "lit_cells", "victory_watch"]
+__all__ = ["public_view", "private_view", "reach", "card_choices", "animal_phase", "fight_view", "fight_pawns", "calendar", "lit_cells", "victory_watch"]

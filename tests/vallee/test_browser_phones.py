@@ -142,3 +142,42 @@ def test_no_serious_or_critical_accessibility_violation_on_a_phone_with_its_inpu
            if v["impact"] in ("serious", "critical")]
     assert not bad, bad
     ctx.close()
+
+
+def animals_will_walk(game) -> bool:
+    """At the animal die, whether the die the companion will roll moves an animal (tried on a copy)."""
+    if game.pending()["step"] != "animal_die":
+        return False
+    events = game.copy().apply({"kind": "roll"})
+    return any(m["path"] for e in events if e["type"] == "animals_moved" for m in e["moves"])
+
+
+def test_the_animal_phase_is_animated_and_said_and_still_when_motion_is_reduced(server, browser):
+    from .test_browser_game import login
+
+    t = table(server)
+    until(t, animals_will_walk)
+    ctx, page = context(browser, "tablet")
+    login(page, server)
+    page.goto(server.url + "/vallee/")
+    page.wait_for_selector("#step-question[data-kind='roll']")
+    still_ctx, still = context(browser, "phone", reduced_motion="reduce")
+    still.goto(server.url + "/vallee/")
+    still.wait_for_selector("#conn[data-state='live']")
+    still.evaluate("() => new MutationObserver(() => { if (document.querySelector('#pieces g.walk')) window.walked = true; })"
+                   ".observe(document.getElementById('pieces'), {subtree: true, childList: true})")
+    page.locator("#step-controls button.primary").click()
+    page.wait_for_selector("#pieces svg g.walk", state="attached", timeout=15000)
+    shot(page, "animals-walking")
+    said = t.state()["animals"]
+    assert said["moves"] and all(": " in m["en"] and " : " in m["fr"] for m in said["moves"])
+    page.wait_for_selector("#animals-now li")
+    shown = page.locator("#animals-now li").all_text_contents()
+    assert shown[:len(said["moves"])] == [m["en"] for m in said["moves"]]
+    assert len(shown) == len(said["moves"]) + len(said["herds"]) + len(said["fields"])
+    still.wait_for_selector("#animals-now li")
+    assert still.locator("#animals-now li").count() == len(shown)
+    assert not still.evaluate("() => window.walked === true")  # reduced motion: no walk drawn
+    page.wait_for_selector("#pieces svg g.walk", state="detached", timeout=15000)  # each walk ends where the piece is
+    assert not page.errors and not still.errors, page.errors + still.errors
+    ctx.close(); still_ctx.close()

@@ -99,7 +99,7 @@
     }
     if (ROOT.dataset.playing !== "1") { ROOT.dataset.playing = "1"; location.reload(); return; }  // the game's own map
     Maamut.showSvg($("pieces"), view.pieces);
-    calendar(); light(); step(); fight(); ledger(); watch(); tribes(); history(); trickForm();
+    calendar(); light(); step(); fight(); ledger(); animals(); watch(); tribes(); history(); trickForm();
     Vallee.translate(document.querySelector(".vallee"));
   }
   function calendar() {
@@ -171,6 +171,46 @@
       const odds = Object.entries(f.odds).map(([who, p]) => `${who === "animals" ? T("the animals", "les animaux") : who} ${pct(p)}`).join(" · ");
       box.append(el("p", T("Who holds the cell in the end: ", "Qui garde la case à la fin : ") + odds, "odds"));
     }
+  }
+  /* This turn's animal phase: each walk animated on the board (not when the device asks
+     for reduced motion), its stop reason, the herds formed and the fields trampled. */
+  let animalsSeen;
+  function animals() {
+    const a = view.animals, box = $("animals-now");
+    box.replaceChildren();
+    if (a) {
+      box.append(el("h3", T(`The animals: die ${a.face}, toward ${a.direction.en}`, `Les animaux : dé ${a.face}, vers ${a.direction.fr}`)));
+      const list = el("ul", null, "animal-moves");
+      a.moves.forEach((m) => { const li = el("li", P(m), "walk-" + m.stop); li.dataset.cell = m.to; list.append(li); });
+      a.herds.forEach((h) => list.append(el("li", P(h), "herd-formed")));
+      a.fields.forEach((f) => list.append(el("li", P(f), "field-trampled")));
+      box.append(list);
+    }
+    const n = a ? a.n : null;
+    if (animalsSeen !== undefined && n !== null && n !== animalsSeen) walk(a);
+    animalsSeen = n;
+  }
+  function walk(a) {
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const svg = $("pieces").querySelector("svg"), NS = "http://www.w3.org/2000/svg";
+    if (!svg) return;
+    const centre = (c) => {
+      const shape = document.querySelector(`#valley-box svg.valley-board g.cell[data-cell="${c}"] polygon`);
+      if (!shape) return null;
+      const b = shape.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2];
+    };
+    a.moves.filter((m) => m.path.length).forEach((m, i) => {
+      const points = [m.from, ...m.path].map(centre).filter(Boolean);
+      if (points.length < 2) return;
+      const g = document.createElementNS(NS, "g"); g.setAttribute("class", "walk"); g.dataset.species = m.species;
+      const dot = document.createElementNS(NS, "circle"); dot.setAttribute("r", "16");
+      const letter = document.createElementNS(NS, "text"); letter.setAttribute("text-anchor", "middle"); letter.setAttribute("dy", "6");
+      letter.textContent = m.species[0].toUpperCase();
+      g.append(dot, letter); svg.append(g);
+      const frames = points.map(([x, y]) => ({transform: `translate(${x}px, ${y}px)`}));
+      g.animate(frames, {duration: 700 * (points.length - 1), delay: 300 * i, fill: "both", easing: "ease-in-out"})
+        .onfinish = () => g.remove();
+    });
   }
   function ledger() {
     const l = view.ledger, box = $("ledger");
