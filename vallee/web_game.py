@@ -179,8 +179,10 @@ def page_context() -> dict:
     from .tokens import LETTERS
     from .tricks import TRICKS
 
+    game = _table().game
+    typed = game is not None and game.modes.get("events") == "physical"  # the cards drawn are entered
     return {"stream": _stream_url(), "maps": _map_list(),
-            "catalogue": {"events": [[c.id, c.title] for c in CARDS.values()],
+            "catalogue": {"events": [[c.id, c.title] for c in CARDS.values()] if typed else [],
                           "tricks": [[t.id, t.title] for t in TRICKS.values()],
                           "choices": {card: card_choices(card) for card in CHOICES},
                           "move_cards": list(MOVE_CARDS), "directions": DIRECTION_NAMES,

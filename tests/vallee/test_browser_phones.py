@@ -10,16 +10,24 @@ import random
 
 import pytest
 
-from vallee.autoplay import answer, trick_entry
+from vallee.autoplay import trick_entry
 from vallee.core import BadRequest, IllegalRequest
 from vallee.game_tricks import CHOICES
 from vallee.tricks import TRICKS
 
-from .test_browser_game import AXE, context, play_one, pytestmark, serve, shot, table  # noqa: F401
-from .test_browser_game import browser  # noqa: F401  (the module's chromium)
+from tests.chromium import launched
+
+from .test_browser_game import AXE, context, login, play_one, serve, shot, table
+from .test_browser_game import pytestmark  # noqa: F401  (Debian's chromium, marked browser)
 
 #: Seed 3: red may set a forest on fire (Incendiaire, with a target cell) in turn 2.
 SETUP = {"players": ["red", "blue", "green"], "map": "sample", "seed": 3}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with launched() as running:
+        yield running
 
 
 @pytest.fixture
@@ -153,8 +161,6 @@ def animals_will_walk(game) -> bool:
 
 
 def test_the_animal_phase_is_animated_and_said_and_still_when_motion_is_reduced(server, browser):
-    from .test_browser_game import login
-
     t = table(server)
     until(t, animals_will_walk)
     ctx, page = context(browser, "tablet")

@@ -271,7 +271,7 @@ const ValleeForms = (() => {
         });
       }
       row.append(labelled(T("Group on", "Groupe en"), from), lw, lf, labelled(T("To", "Vers"), to),
-        labelled(T("Path (cells, tap them on the board)", "Chemin (cases, touchez-les sur le plateau)"), path),
+        labelled(ctx.pick ? T("Path (cells, tap them on the board)", "Chemin (cases, touchez-les sur le plateau)") : T("Path (cells)", "Chemin (cases)"), path),
         button(T("Move", "Déplacer"), () => {
           const entry = {kind: "move", from: from.value, path: path.value.split(/[\s;]+/).filter(Boolean),
             warriors: parseInt(w.value, 10) || 0, women: parseInt(f.value, 10) || 0};

@@ -123,7 +123,7 @@
       g.classList.toggle("picked", picked.includes(g.dataset.cell));
     });
   }
-  const pct = ValleeForms.pct;
+  const pct = (x) => ValleeForms.pct(x);  // forms.js comes with a game only
   let boardPick = null;
   const titles = Object.fromEntries(CAT.tricks);
   function context() {
@@ -316,5 +316,7 @@
     if (g && boardPick) boardPick(g.dataset.cell);
   });
   Maamut.onLang(() => { if (view) { trickBuilt = false; $("trick-form").replaceChildren(); render(); } });
-  load().then(follow);
+  /* The stream's first message is the whole state: with a stream the state is not also
+     fetched (it would come twice on load), unless the stream says nothing for a while. */
+  if (ROOT.dataset.stream) { follow(); setTimeout(() => { if (!view) load(); }, 3000); } else load();
 })();
