@@ -15,20 +15,40 @@ as JSON, and ``subscribe(fn)``, calling ``fn(state)`` after each committed chang
 the Mâamut pages' live updates: its own :class:`GameHub`, served as server-sent events on
 ``<its prefix>/api/stream`` (endpoint ``<blueprint name>_stream``), in the same stream
 slots, with the same reconnect and catch-up (``Last-Event-ID``).
+
+A mode whose players act from their own phones says so on its blueprint
+(``blueprint.player_rights``, a :class:`PlayerRights`): a write without the referee's
+authority that carries a player's link in the named header is then let through to the
+routes listed there, and only those, with the player it names in ``flask.g.game_player``
+(the route decides whether that write is the player's own to make); an unknown link, or
+another route, is refused with a 403 saying why in English and French. The link is
+checked here once; the referee keeps every right.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from flask import Blueprint, Flask, current_app, request
+from flask import Blueprint, Flask, current_app, g, request
 
 from .hub import GameHub
 from .jsonio import error_response
 from .security import is_referee
 
 READS = ("GET", "HEAD", "OPTIONS")
+
+
+@dataclass(frozen=True)
+class PlayerRights:
+    """What a player's own link may write in a mode (module docstring)."""
+
+    #: The request header carrying the player's link (their token).
+    header: str
+    #: The player a token belongs to in the game on the table, or ``None``.
+    player_of: Callable[[str], str | None]
+    #: The endpoints a player may write to; each checks the write is the player's own.
+    endpoints: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -55,7 +75,7 @@ def register_mode(app: Flask, mode: GameMode) -> None:
     app.extensions.update(mode.extensions)
 
     def writes_need_the_referee():
-        return _refuse_without_referee(mode.name)
+        return _refuse_without_referee(mode.name, getattr(mode.blueprint, "player_rights", None))
 
     app.before_request_funcs.setdefault(mode.blueprint.name, []).append(writes_need_the_referee)
     app.register_blueprint(mode.blueprint)
@@ -74,7 +94,8 @@ def _serve_live(app: Flask, mode: GameMode) -> None:
                      view_func=lambda: event_stream(hub))
 
 
-def _refuse_without_referee(name: str):
+def _refuse_without_referee(name: str, players: PlayerRights | None = None):
+    g.game_player = None
     if request.method in READS:
         return None
     pin = request.headers.get("X-Referee-PIN")
@@ -82,7 +103,20 @@ def _refuse_without_referee(name: str):
         return None
     if pin is None and is_referee():
         return None  # the mode's own custom header stands in for a CSRF token (module docstring)
-    return error_response(401, "referee_only", f"{name} mode: log in with the referee PIN first (/referee)")
+    token = request.headers.get(players.header) if players else None
+    if token is None:
+        return error_response(401, "referee_only", f"{name} mode: log in with the referee PIN first (/referee)")
+    player = players.player_of(token)
+    if player is None:
+        return error_response(403, "unknown_player", "this link is no player's of the game on the table",
+                              players.header, "request.rights", "ce lien n'est celui d'aucun joueur de la partie en cours")
+    if request.endpoint not in players.endpoints:
+        return error_response(403, "referee_only", f"{player}: only the referee may do this; a player's own page "
+                              "gives only that player's choices and cards", players.header, "request.rights",
+                              f"{player} : seul l'arbitre peut faire ceci ; la page d'un joueur ne donne que "
+                              "ses propres choix et ses cartes")
+    g.game_player = player
+    return None
 
 
-__all__ = ["GameMode", "register_mode"]
+__all__ = ["GameMode", "PlayerRights", "register_mode"]

@@ -22,8 +22,10 @@ class BadBody(ValueError):
         self.message, self.field = message, field
 
 
-def error_response(status: int, code: str, message: str, field: str = "", rule: str = ""):
+def error_response(status: int, code: str, message: str, field: str = "", rule: str = "", message_fr: str = ""):
     body = {"code": code, "message": message, "rule": rule}
+    if message_fr:
+        body["message_fr"] = message_fr
     if field:
         body["field"] = field
     response = jsonify({"ok": False, "error": body})

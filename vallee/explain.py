@@ -42,6 +42,18 @@ STOP_FR = {
     "pinned": "retenu",
     "blocked": "bloqué",
 }
+#: Why an animal's walk ended, said to the table (``vallee.animals`` Walk.stop).
+STOP_SAID = {
+    "range": ("went as far as its species goes", "est allé aussi loin que va son espèce"),
+    "obstacle": ("stopped before an obstacle", "s'est arrêté devant un obstacle"),
+    "humans": ("stopped on meeting humans", "s'est arrêté en rencontrant des humains"),
+    "herd": ("stopped to join its kind: a herd", "s'est arrêté pour rejoindre les siens : un troupeau"),
+    "frozen_lake": ("may not stop on the frozen lake: stopped on its shore",
+                    "ne s'arrête pas sur le lac gelé : arrêté sur la rive"),
+    "pinned": ("held where it is by the humans on its cell", "retenu sur place par les humains de sa case"),
+    "blocked": ("blocked both ways: did not move", "bloqué dans les deux sens : n'a pas bougé"),
+}
+FIELD_FR = {"intact": "intact", "damaged": "abîmé", "destroyed": "détruit"}
 DIRECTION_FR = {
     "E": "l'est",
     "W": "l'ouest",

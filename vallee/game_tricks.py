@@ -55,6 +55,37 @@ AT_STEP = {
     "camp_choice": ("terre_brulee",),
 }
 ANY_TIME = ("cannibales", "espionnage", "intuition", "silax")
+#: The choices a ``trick`` entry gives per card (docs/vallee-game.md «the entries»):
+#: ``(field, kind, en, fr)``, the kind saying what a value is — ``cell`` ("q,r"),
+#: ``player``, ``pawn`` (warrior, woman), ``direction`` (of the map's orientation),
+#: ``species``, ``steal`` (food, fire), ``use`` (bonus, fire), ``targets`` (up to two
+#: ``{"player", "cell"}``), ``tokens`` (one bag token, with a physical bag). The page
+#: builds each card's form from this; a card not listed needs no choice.
+CHOICES = {
+    "palissade": (("cell", "cell", "your field", "votre champ"),),
+    "enfant_sauvage": (("cell", "cell", "your forest village", "votre village en forêt"),
+                       ("pawn", "pawn", "who joins it", "qui le rejoint")),
+    "louveteau": (("cell", "cell", "the lone wolf's cell", "la case du loup seul"),),
+    "tambour_de_guerre": (("cell", "cell", "your cell with animals", "votre case avec des animaux"),
+                          ("direction", "direction", "driven toward", "chassés vers")),
+    "bonnes_herbes": (("cell", "cell", "your camp", "votre camp"), ("sex", "pawn", "newborns", "naissances")),
+    "comme_une_bete": (("cell", "cell", "your woman outside a camp", "votre femme hors d'un camp"),),
+    "semailles_tardives": (("cell", "cell", "where to sow", "où semer"),),
+    "appeau": (("cell", "cell", "your group", "votre groupe"), ("from", "cell", "the animal's cell", "la case de l'animal"),
+               ("species", "species", "the animal", "l'animal")),
+    "coup_de_foudre": (("cell", "cell", "your pawn", "votre pion"), ("target", "cell", "the enemy's cell", "la case de l'ennemi"),
+                       ("from", "player", "the enemy tribe", "la tribu ennemie"), ("pawn", "pawn", "the enemy pawn", "le pion ennemi")),
+    "vol": (("cell", "cell", "your group", "votre groupe"), ("from", "player", "the tribe robbed", "la tribu volée"),
+            ("steal", "steal", "what is stolen", "ce qui est volé")),
+    "chute_de_pierre": (("cell", "cell", "your pawn in the mountains", "votre pion en montagne"),
+                        ("target", "cell", "the cell buried", "la case ensevelie")),
+    "incendiaire": (("cell", "cell", "your pawn", "votre pion"), ("target", "cell", "the forest set on fire", "la forêt incendiée")),
+    "fuite": (("to", "cell", "flee to (in a fight)", "fuir vers (en combat)"),),
+    "fievre_puerperale": (("targets", "targets", "one or two enemy women who just gave birth",
+                           "une ou deux femmes ennemies qui viennent d'accoucher"),),
+    "silax": (("use", "use", "use", "usage"),),
+    "visite_de_famille": (("tokens", "tokens", "the token drawn (physical bag)", "le pion tiré (sac physique)"),),
+}
 #: Window steps: the moment name used by :func:`may_play`.
 WINDOW_OF = {
     "after_animals": "after_animals",

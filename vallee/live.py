@@ -154,6 +154,45 @@ def _chain(previous: str, line: str) -> str:
     return hashlib.sha256((previous + "\n" + line).encode()).hexdigest()[:16]
 
 
+class NotTheirs(IllegalRequest):
+    """A write from a player's own link that is not that player's to make (a 403)."""
+
+
+def theirs(game, player: str, entry: dict) -> None:
+    """Refuse (:class:`NotTheirs`) an entry a player's link may not give: only the
+    question asked of that player now, or a trick card played in that player's name (its
+    moment is then the game's to check, as for the referee).
+
+    >>> from vallee.game import Game
+    >>> game = Game.new({"players": ["red", "blue"], "map": "sample", "seed": 4, "first": "red"})
+    >>> game.pending()["player"]
+    'red'
+    >>> theirs(game, "red", {"kind": "place_camp", "cell": "0,-3"})
+    >>> theirs(game, "blue", {"kind": "place_camp", "cell": "0,-3"})
+    Traceback (most recent call last):
+    vallee.live.NotTheirs: this is red's choice, not blue's
+    >>> theirs(game, "blue", {"kind": "trick", "player": "red", "card": "pont"})
+    Traceback (most recent call last):
+    vallee.live.NotTheirs: blue may play only their own cards
+    """
+    ask = game.pending() if game is not None else None
+    if ask is None:
+        raise NotTheirs("nothing is asked now", "rien n'est demandé maintenant", "request.rights")
+    named = entry.get("player", player)
+    if entry.get("kind") == "trick":
+        if named != player:
+            raise NotTheirs(f"{player} may play only their own cards",
+                            f"{player} ne peut jouer que ses propres cartes", "request.rights")
+        return
+    owner = ask.get("player")
+    if owner is None:
+        raise NotTheirs("this is the table's to give, on the game master's page",
+                        "c'est à la table de le donner, sur la page du maître du jeu", "request.rights")
+    if owner != player or named != player:
+        raise NotTheirs(f"this is {owner}'s choice, not {player}'s",
+                        f"c'est le choix de {owner}, pas celui de {player}", "request.rights")
+
+
 # -- the table ------------------------------------------------------------------------
 
 class ValleeTable:
@@ -189,10 +228,13 @@ class ValleeTable:
             self.last_events = []
             self._changed()
 
-    def play(self, entry: dict) -> list:
+    def play(self, entry: dict, by: str | None = None) -> list:
+        """Keep one entry; ``by`` a player: only what is theirs (:func:`theirs`)."""
         with self.lock:
             if not isinstance(entry, dict):
                 raise BadRequest("entry", "must be an object with a kind")
+            if by is not None:
+                theirs(self.game, by, entry)
             events = self.table.play(entry)
             self._note(self.game.entries[-1], events)
             self.said = None
@@ -259,8 +301,11 @@ class ValleeTable:
         en, fr = entry_words(entry)
         previous = self.history[-1]["hash"] if self.history else self._origin
         turn, phase = (events[0]["turn"], events[0]["phase"]) if events else (None, None)
+        from .page_view import animal_phase
+
         self.history.append({"n": len(self.history) + 1, "en": en, "fr": fr, "lines": events_words(events),
-                             "turn": turn, "phase": phase, "hash": _chain(previous, entry_line(entry))})
+                             "turn": turn, "phase": phase, "hash": _chain(previous, entry_line(entry)),
+                             "animals": animal_phase(events)})
 
     @property
     def etag(self) -> str:
@@ -293,7 +338,16 @@ class ValleeTable:
             base["journal"] = notice
         if self.game is None:
             return {**base, "game": None}
-        return {**base, **public_view(self.game, colours=self.colours())}
+        return {**base, **public_view(self.game, colours=self.colours()), "animals": self._animals_now()}
+
+    def _animals_now(self) -> dict | None:
+        """This turn's animal phase (the entry that moved them, its number ``n``), or None."""
+        for h in reversed(self.history):
+            if h["turn"] is not None and h["turn"] < self.game.turn:
+                return None
+            if h["animals"]:
+                return {"n": h["n"], **h["animals"]}
+        return None
 
     def colours(self) -> dict:
         return {p: COLOURS[i % len(COLOURS)] for i, p in enumerate(self.game.seats)} if self.game else {}
@@ -383,4 +437,4 @@ def timing(game, player: str, card: str, playable: set) -> dict:
     return {"now": False, "en": "not at this step", "fr": "pas à cette étape"}
 
 
-__all__ = ["ValleeTable", "entry_words", "events_words", "timing", "COLOURS", "MOMENT_PHASE"]
+__all__ = ["ValleeTable", "NotTheirs", "theirs", "entry_words", "events_words", "timing", "COLOURS", "MOMENT_PHASE"]

@@ -18,8 +18,9 @@ from dataclasses import replace
 
 from .board_svg import render_pieces
 from .calendar import PHASE_EN, PHASE_FR
-from .core import SEASON_FR, SPECIES, IllegalRequest, ValleeError, parse_cell
+from .core import DIRECTION_NAMES, SEASON_FR, SPECIES, IllegalRequest, ValleeError, cell_name, parse_cell
 from .game_view import view
+from .tokens import LETTERS
 
 CELL = re.compile(r"^-?\d{1,3},-?\d{1,3}$")
 
@@ -33,10 +34,89 @@ def public_view(game, colours: dict) -> dict:
         pending.pop("tricks", None)
     return {
         "game": state, "colours": colours, "pieces": render_pieces(game.valley, state, colours),
-        "map": {"name": game.valley.name, "title": game.valley.title, "sample": game.valley.sample},
+        "map": {"name": game.valley.name, "title": game.valley.title, "sample": game.valley.sample,
+                "orientation": game.valley.orientation},
         "calendar": calendar(game, pending), "lit": lit_cells(pending), "fight": fight_view(game),
-        "ledger": ledger_view(game, pending), "watch": victory_watch(game),
+        "ledger": ledger_view(game, pending), "watch": victory_watch(game), "reach": reach(game, pending),
     }
+
+
+def reach(game, pending) -> dict | None:
+    """During a movement question: where a pawn of each group of the player to move may
+    go, ``{group cell: {end cell: path}}`` (the move form offers these; whether the group
+    chosen may leave its cell — a camp keeps its woman — is the game's to say when it
+    moves)."""
+    if not pending or pending.get("step") != "movement":
+        return None
+    out = {}
+    for cell, (w, f) in pending["options"]["groups"].items():
+        try:
+            out[cell] = game.destinations(cell, int(w > 0), int(w == 0 and f > 0))
+        except (ValleeError, ValueError):
+            out[cell] = {}
+    return out
+
+
+#: Species named in the plural (English, French), as people say "3 wolves", "2 ours".
+PLURAL = {"wolf": ("wolves", "loups"), "tiger": ("tigers", "tigres"), "bear": ("bears", "ours"),
+          "bison": ("bison", "bisons"), "rhino": ("rhinos", "rhinocéros"), "mammoth": ("mammoths", "mammouths")}
+
+
+def _beasts(species: str, n: int) -> tuple[str, str]:
+    """``n`` animals of a species in both languages.
+
+    >>> _beasts("wolf", 1), _beasts("wolf", 3)
+    (('1 wolf', '1 loup'), ('3 wolves', '3 loups'))
+    """
+    if n == 1 or species not in PLURAL:
+        return f"{n} {species}", f"{n} {SPECIES[species].fr if species in SPECIES else species}"
+    return f"{n} {PLURAL[species][0]}", f"{n} {PLURAL[species][1]}"
+
+
+def animal_phase(events) -> dict | None:
+    """The animal phase of one entry (the animal die), for the page to animate and say:
+    the die and direction, each unit's walk with its stop reason, the herds formed and
+    the fields trampled, in both languages; None when the entry moved no animal.
+
+    >>> said = animal_phase([{"type": "animals_moved", "face": 2, "direction": "SE", "moves": [
+    ...     {"species": "wolf", "count": 1, "from": "0,1", "to": "0,3", "path": ["0,2", "0,3"], "stop": "herd"}]},
+    ...     {"type": "herd", "species": "wolf", "cell": "0,3", "count": 2}])
+    >>> said["moves"][0]["en"], said["herds"][0]["fr"]
+    ('1 wolf 0,1 → 0,3: stopped to join its kind: a herd', '2 loups forment un troupeau en 0,3')
+    """
+    from .explain import DIRECTION_FR, FIELD_FR, STOP_SAID
+
+    moved = next((e for e in events if e["type"] == "animals_moved"), None)
+    if moved is None:
+        return None
+    moves = []
+    for m in moved["moves"]:
+        en, fr = STOP_SAID.get(m["stop"], (m["stop"], m["stop"]))
+        who = _beasts(m["species"], m["count"])
+        moves.append({"species": m["species"], "count": m["count"], "from": m["from"], "to": m["to"], "path": m["path"],
+                      "stop": m["stop"], "en": f"{who[0]} {m['from']} → {m['to']}: {en}",
+                      "fr": f"{who[1]} {m['from']} → {m['to']} : {fr}"})
+    herds = [{"cell": e["cell"], "en": f"{_beasts(e['species'], e['count'])[0]} form a herd on {e['cell']}",
+              "fr": f"{_beasts(e['species'], e['count'])[1]} forment un troupeau en {e['cell']}"}
+             for e in events if e["type"] == "herd"]
+    fields = [{"cell": e["cell"], "en": f"the field on {e['cell']} is trampled: {e['before']} → {e['after']}",
+               "fr": f"le champ en {e['cell']} est piétiné : {FIELD_FR.get(e['before'], e['before'])} → "
+                     f"{FIELD_FR.get(e['after'], e['after'])}"}
+              for e in events if e["type"] == "field" and e.get("rule") == "animals.trample"]
+    direction = moved["direction"]
+    return {"face": moved["face"], "direction": {"en": direction, "fr": DIRECTION_FR.get(direction, direction)},
+            "moves": moves, "herds": herds, "fields": fields}
+
+
+def card_choices(card: str) -> list:
+    """The choices a trick entry of ``card`` gives (:data:`vallee.game_tricks.CHOICES`), as JSON.
+
+    >>> [c["field"] for c in card_choices("vol")], card_choices("espionnage")
+    (['cell', 'from', 'steal'], [])
+    """
+    from .game_tricks import CHOICES
+
+    return [{"field": f, "kind": k, "en": en, "fr": fr} for f, k, en, fr in CHOICES.get(card, ())]
 
 
 def private_view(game, player: str, colours: dict) -> dict:
@@ -46,16 +126,23 @@ def private_view(game, player: str, colours: dict) -> dict:
 
     tribe = tribe_view(game.tribes[player])
     ask = game.pending()
-    playable = {t["card"] for t in (ask or {}).get("tricks", []) if t["player"] == player}
+    mine = [t for t in (ask or {}).get("tricks", []) if t["player"] == player]
+    playable = {t["card"] for t in mine}
+    via = {t["card"]: t["via"] for t in mine if "via" in t}
     hand = []
     for card in tribe.pop("hand"):
         trick = TRICKS.get(card)
         when = timing(game, player, card, playable)
         hand.append({"card": card, "title": trick.title if trick else "?", "en": trick.en if trick else "",
-                     "fr": trick.fr if trick else "", "now": when["now"], "why": {"en": when["en"], "fr": when["fr"]}})
+                     "fr": trick.fr if trick else "", "now": when["now"], "why": {"en": when["en"], "fr": when["fr"]},
+                     "choices": card_choices(card), "via": via.get(card)})
+    pending = {k: v for k, v in (ask or {}).items() if k != "tricks"} or None
+    yours = bool(ask and ask.get("player") == player)
     return {"player": player, "colour": colours.get(player), "tribe": tribe, "hand": hand,
-            "pending": {k: v for k, v in (ask or {}).items() if k != "tricks"} or None,
-            "yours": bool(ask and ask.get("player") == player)}
+            "pending": pending, "yours": yours, "reach": reach(game, pending) if yours else None,
+            "players": list(game.seats), "cells": [cell_name(c) for c in game.valley.cells],
+            "directions": list(DIRECTION_NAMES[game.valley.orientation]), "random": dict(game.modes),
+            "species": [[s.name, s.fr] for s in SPECIES.values()], "letters": list(LETTERS)}
 
 
 def calendar(game, pending) -> dict:
@@ -225,4 +312,4 @@ def victory_watch(game) -> list:
     return out
 
 
-__all__ = ["public_view", "private_view", "fight_view", "fight_pawns", "calendar", "lit_cells", "victory_watch"]
+__all__ = ["public_view", "private_view", "reach", "card_choices", "animal_phase", "fight_view", "fight_pawns", "calendar", "lit_cells", "victory_watch"]

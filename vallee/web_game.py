@@ -10,11 +10,14 @@ rule in English and French, a disk that refuses the write a 503; never a 500.
 
 from __future__ import annotations
 
-from flask import current_app, jsonify, render_template, request
+from flask import current_app, g, jsonify, render_template, request
+
+from companion_web.games import PlayerRights
 
 from rulekit.journal import JournalError
 
 from .core import BadRequest, IllegalRequest
+from .live import NotTheirs
 from .rulebook import RULES
 from .web import _body, _error, _map_json, _map_list, bp
 
@@ -24,6 +27,15 @@ SETUP_KEYS = ("players", "map", "seed", "random", "fire_rules", "food", "variant
 
 def _table():
     return current_app.extensions[TABLE]
+
+
+def _player_of(token: str):
+    table = current_app.extensions.get(TABLE)
+    return table.player_of(token) if table is not None else None
+
+
+#: A player's own page may give that player's entries (docs/vallee-web.md «Who may do what»).
+bp.player_rights = PlayerRights("X-Vallee-Player", _player_of, frozenset({f"{bp.name}.play_entry"}))
 
 
 def _answer(body: dict, status: int = 200):
@@ -37,6 +49,8 @@ def _answer(body: dict, status: int = 200):
 def _refused(exc: Exception):
     if isinstance(exc, BadRequest):
         return _error(400, "bad_request", exc.message, f"requête mal formée : {exc.message}", exc.field)
+    if isinstance(exc, NotTheirs):
+        return jsonify({"ok": False, "error": {**exc.to_json(), "code": "not_yours", "field": "X-Vallee-Player"}}), 403
     if isinstance(exc, IllegalRequest):
         body = exc.to_json()
         rule = RULES.get(exc.rule)
@@ -103,7 +117,7 @@ def play_entry():
         _only(body, ("entry",))
         if not isinstance(body.get("entry"), dict):
             raise BadRequest("entry", "must be an object with a kind (docs/vallee-game.md)")
-        table.play(body["entry"])
+        table.play(body["entry"], by=g.get("game_player"))
         return {"done": table.history[-1]}
     return _write(go)
 
@@ -158,15 +172,21 @@ def _stream_url() -> str:
 def page_context() -> dict:
     """What the game master's page needs besides the valley: the table's state and the
     lists its forms offer."""
+    from .core import DIRECTION_NAMES, SPECIES
     from .events import CARDS
+    from .game_tricks import CHOICES, MOVE_CARDS
+    from .page_view import card_choices
     from .tokens import LETTERS
     from .tricks import TRICKS
-    from .core import SPECIES
 
+    game = _table().game
+    typed = game is not None and game.modes.get("events") == "physical"  # the cards drawn are entered
     return {"stream": _stream_url(), "maps": _map_list(),
-            "catalogue": {"events": [{"id": c.id, "title": c.title} for c in CARDS.values()],
-                          "tricks": [{"id": t.id, "title": t.title} for t in TRICKS.values()],
-                          "species": [{"id": s.name, "fr": s.fr} for s in SPECIES.values()],
+            "catalogue": {"events": [[c.id, c.title] for c in CARDS.values()] if typed else [],
+                          "tricks": [[t.id, t.title] for t in TRICKS.values()],
+                          "choices": {card: card_choices(card) for card in CHOICES},
+                          "move_cards": list(MOVE_CARDS), "directions": DIRECTION_NAMES,
+                          "species": [[s.name, s.fr] for s in SPECIES.values()],
                           "letters": list(LETTERS)}}
 
 

@@ -99,7 +99,7 @@
     }
     if (ROOT.dataset.playing !== "1") { ROOT.dataset.playing = "1"; location.reload(); return; }  // the game's own map
     Maamut.showSvg($("pieces"), view.pieces);
-    calendar(); light(); step(); fight(); ledger(); watch(); tribes(); history(); trickForm();
+    calendar(); light(); step(); fight(); ledger(); animals(); watch(); tribes(); history(); trickForm();
     Vallee.translate(document.querySelector(".vallee"));
   }
   function calendar() {
@@ -123,181 +123,31 @@
       g.classList.toggle("picked", picked.includes(g.dataset.cell));
     });
   }
-  function option(label, entry, cls) { return button(label, () => play(entry), cls); }
-  function pct(x) { return (x === null || x === undefined) ? "–" : Math.round(x * 100) + " %"; }
+  const pct = (x) => ValleeForms.pct(x);  // forms.js comes with a game only
+  let boardPick = null;
+  const titles = Object.fromEntries(CAT.tricks);
+  function context() {
+    return {play, post, pick: (fn) => { boardPick = fn; }, fight: view.fight, reach: view.reach, rollout: true,
+      cells: Array.from(document.querySelectorAll("#valley-box g.cell")).map((g) => g.dataset.cell),
+      moveCards: CAT.move_cards.map((id) => [id, titles[id]]), pacs: true, players: view.game.players,
+      species: CAT.species, letters: CAT.letters, events: CAT.events,
+      directions: CAT.directions[(view.map && view.map.orientation) || "pointy"],
+      physicalBag: view.game.random && view.game.random.bag === "physical"};
+  }
 
-  /* The question asked now, with the input it needs. */
+  /* The question asked now, with the input it needs (forms.js). */
   function step() {
     const ask = view.game.pending, q = $("step-question"), box = $("step-controls");
-    box.replaceChildren();
     boardPick = null;
     picked = picked.filter((c) => (view.lit || []).includes(c));
     if (!ask) {
+      box.replaceChildren();
       q.textContent = view.game.over ? T("The game is over.", "La partie est finie.") : "";
       return;
     }
     q.textContent = P(ask);
     q.dataset.kind = ask.kind; q.dataset.step = ask.step;
-    const physical = ask.random === "physical";
-    const k = ask.kind;
-    if (k === "lot") {
-      if (physical) ask.options.forEach((p) => box.append(option(p, {kind: "lot", player: p})));
-      else box.append(option(T("Draw lots", "Tirer au sort"), {kind: "lot"}, "primary"));
-    } else if (k === "roll") {
-      if (physical) box.append(diceInput(ask.count));
-      else box.append(option(ask.count > 1 ? T(`Roll the ${ask.count} dice`, `Lancer les ${ask.count} dés`) : T("Roll the die", "Lancer le dé"),
-        {kind: "roll"}, "primary"));
-      if (ask.step === "fight" && !physical) {
-        box.append(button(T("Roll it all out (women lost first)", "Tout jouer (femmes perdues d'abord)"), () => post("/rollout", {policy: "women_first"})),
-          button(T("Roll it all out (warriors lost first)", "Tout jouer (guerriers perdus d'abord)"), () => post("/rollout", {policy: "warriors_first"})));
-      }
-    } else if (k === "card") {
-      if (physical) box.append(pickFrom(CAT.events.map((c) => [c.id, c.title]), (id) => play({kind: "card", card: id}), T("Card drawn", "Carte tirée")));
-      else box.append(option(T("Draw the card", "Piocher la carte"), {kind: "card"}, "primary"));
-    } else if (k === "tokens") {
-      if (physical) box.append(tokensInput(ask.count));
-      else box.append(option(T(`Draw ${ask.count} from the bag`, `Tirer ${ask.count} du sac`), {kind: "tokens"}, "primary"));
-    } else if (k === "place_camp") {
-      const field = el("label", null, "block");
-      const box2 = el("input"); box2.type = "checkbox"; box2.id = "camp-field";
-      field.append(box2, document.createTextNode(" " + T("sow a field at once (plain, 1 food)", "semer un champ tout de suite (plaine, 1 nourriture)")));
-      box.append(field);
-      box.append(cells(ask.options, (c) => play({kind: "place_camp", cell: c, field: box2.checked && ask.field_options.includes(c)})));
-    } else if (k === "return" || k === "combat_cell") {
-      box.append(cells(ask.options, (c) => play({kind: k, cell: c})));
-    } else if (k === "lose") {
-      if (ask.pawn) box.append(cells(ask.options, (c) => play({kind: "lose", cell: c})));
-      else {
-        const answers = (view.fight && view.fight.answers) || {};
-        ask.options.forEach((pawn) => {
-          const name = pawn === "warrior" ? T("a warrior", "un guerrier") : T("a woman", "une femme");
-          const odds = answers[pawn] !== undefined ? " — " + T("then holds the cell: ", "garde ensuite la case : ") + pct(answers[pawn]) : "";
-          box.append(option(name + odds, {kind: "lose", pawn}, "answer"));
-        });
-        if (ask.step === "fight") box.append(button(T("Roll it all out (women lost first)", "Tout jouer (femmes perdues d'abord)"), () => post("/rollout", {policy: "women_first"})));
-      }
-    } else if (k === "species_order") {
-      orders(ask.options).forEach((order) => box.append(option(order.join(" → "), {kind: k, order})));
-    } else if (k === "camp_taken") {
-      box.append(option(T("Keep it", "Le garder"), {kind: k, choice: "keep"}), option(T("Burn it", "Le brûler"), {kind: k, choice: "burn"}));
-    } else if (k === "sow") {
-      const chosen = new Set();
-      box.append(checks(ask.options, chosen), button(T("Sow", "Semer"), () => play({kind: "sow", cells: [...chosen]}), "primary"));
-    } else if (k === "feed") {
-      box.append(feedInput(ask));
-    } else if (k === "pass") {
-      box.append(option(T("Nobody plays a card: go on", "Personne ne joue de carte : continuer"), {kind: "pass"}, "primary"));
-    } else if (k === "move") {
-      box.append(moveInput(ask));
-    }
-  }
-  function cells(options, go) {
-    const row = el("div", null, "row options");
-    options.forEach((c) => { const b = button(c, () => go(c), "cell-option"); b.dataset.cell = c; row.append(b); });
-    boardPick = (c) => options.includes(c) && go(c);
-    return row;
-  }
-  let boardPick = null;
-  function diceInput(count) {
-    const row = el("div", null, "row");
-    const inputs = [];
-    for (let i = 0; i < count; i++) {
-      const input = el("input"); input.type = "number"; input.min = "1"; input.max = "6"; input.required = true;
-      input.setAttribute("aria-label", T("die ", "dé ") + (i + 1)); input.className = "die"; inputs.push(input); row.append(input);
-    }
-    row.append(button(T("Enter", "Saisir"), () => play({kind: "roll", dice: inputs.map((x) => parseInt(x.value, 10))}), "primary"));
-    return row;
-  }
-  function pickFrom(items, go, label) {
-    const row = el("div", null, "row");
-    const l = el("label", label + " ");
-    const select = el("select");
-    items.forEach(([id, text]) => { const o = el("option", text); o.value = id; select.append(o); });
-    l.append(select);
-    row.append(l, button(T("Enter", "Saisir"), () => go(select.value), "primary"));
-    return row;
-  }
-  function tokensInput(count) {
-    const box = el("div"), rows = [];
-    for (let i = 0; i < count; i++) {
-      const row = el("div", null, "row");
-      const sp = el("select"), le = el("select");
-      sp.setAttribute("aria-label", T("species", "espèce") + " " + (i + 1)); le.setAttribute("aria-label", T("letter", "lettre") + " " + (i + 1));
-      CAT.species.forEach((s) => { const o = el("option", T(s.id, s.fr)); o.value = s.id; sp.append(o); });
-      ["", ...CAT.letters].forEach((x) => { const o = el("option", x || T("no letter", "sans lettre")); o.value = x; le.append(o); });
-      row.append(sp, le); rows.push([sp, le]); box.append(row);
-    }
-    box.append(button(T("Enter", "Saisir"), () => play({kind: "tokens", tokens: rows.map(([s, l]) => ({species: s.value, letter: l.value}))}), "primary"));
-    return box;
-  }
-  function checks(options, chosen) {
-    const row = el("div", null, "row");
-    options.forEach((c) => {
-      const l = el("label"); const i = el("input"); i.type = "checkbox";
-      i.addEventListener("change", () => (i.checked ? chosen.add(c) : chosen.delete(c)));
-      l.append(i, document.createTextNode(" " + c)); row.append(l);
-    });
-    return row;
-  }
-  function orders(items) {
-    if (items.length > 3) return [items, [...items].reverse()];
-    const out = [];
-    const perm = (rest, acc) => { if (!rest.length) out.push(acc); rest.forEach((x, i) => perm(rest.filter((_, j) => j !== i), acc.concat([x]))); };
-    perm(items, []);
-    return out;
-  }
-  function number(label, max, value) {
-    const l = el("label", label + " "); const i = el("input"); i.type = "number"; i.min = "0"; i.max = String(max); i.value = String(value);
-    i.inputMode = "numeric"; l.append(i); return [l, i];
-  }
-  function feedInput(ask) {
-    const box = el("div");
-    if (!ask.starve) { box.append(option(T("Feed the tribe", "Nourrir la tribu"), {kind: "feed", starve: []}, "primary")); return box; }
-    box.append(el("p", T(`Choose ${ask.starve} pawn(s) who starve:`, `Choisissez ${ask.starve} pion(s) qui meurent de faim :`)));
-    const rows = [];
-    Object.entries(ask.options).forEach(([cell, [w, f]]) => {
-      const row = el("div", null, "row"); row.append(el("strong", cell));
-      const [lw, iw] = number(T("warriors", "guerriers"), w, 0), [lf, iff] = number(T("women", "femmes"), f, 0);
-      row.append(lw, lf); rows.push([cell, iw, iff]); box.append(row);
-    });
-    box.append(button(T("They starve", "Ils meurent de faim"), () => play({kind: "feed", starve: rows
-      .map(([cell, w, f]) => ({cell, warriors: parseInt(w.value, 10) || 0, women: parseInt(f.value, 10) || 0}))
-      .filter((s) => s.warriors || s.women)}), "primary"));
-    return box;
-  }
-  function moveInput(ask) {
-    const o = ask.options, box = el("div", null, "move");
-    const groups = Object.keys(o.groups);
-    if (groups.length) {
-      const row = el("div", null, "row");
-      const l = el("label", T("Group on ", "Groupe en ")); const from = el("select"); from.id = "move-from";
-      groups.forEach((c) => { const x = el("option", `${c} (${o.groups[c][0]}·${o.groups[c][1]})`); x.value = c; from.append(x); });
-      l.append(from);
-      const [lw, w] = number(T("warriors", "guerriers"), 10, o.groups[groups[0]][0]);
-      const [lf, f] = number(T("women", "femmes"), 6, 0);
-      w.id = "move-warriors"; f.id = "move-women";
-      from.addEventListener("change", () => { w.value = String(o.groups[from.value][0]); f.value = "0"; });
-      const lp = el("label", T("Path (cells, tap them on the board) ", "Chemin (cases, touchez-les sur le plateau) "));
-      const path = el("input"); path.id = "move-path"; path.placeholder = "1,0 2,0"; lp.append(path);
-      boardPick = (c) => { path.value = (path.value + " " + c).trim(); };
-      row.append(l, lw, lf, lp, button(T("Move", "Déplacer"), () => play({kind: "move", from: from.value,
-        path: path.value.split(/[\s;]+/).filter(Boolean), warriors: parseInt(w.value, 10) || 0, women: parseInt(f.value, 10) || 0}), "primary"));
-      box.append(row);
-    }
-    if (o.camps.length) {
-      box.append(el("p", T("Found a camp (a couple on a free cell):", "Installer un camp (un couple sur une case libre) :")));
-      const row = el("div", null, "row options");
-      o.camps.forEach((c) => row.append(option(c, {kind: "found_camp", cell: c}, "cell-option")));
-      box.append(row);
-    }
-    if (o.fire.length) {
-      const row = el("div", null, "row options");
-      row.append(el("span", T("Take fire: ", "Prendre le feu : ")));
-      o.fire.forEach((c) => row.append(option(c, {kind: "take_fire", cell: c})));
-      box.append(row);
-    }
-    box.append(option(T(`${ask.player} has finished moving`, `${ask.player} a fini de se déplacer`), {kind: "done"}, "done"));
-    return box;
+    box.replaceChildren(ValleeForms.question(ask, context()));
   }
   function fight() {
     const f = view.fight, box = $("fight");
@@ -321,6 +171,46 @@
       const odds = Object.entries(f.odds).map(([who, p]) => `${who === "animals" ? T("the animals", "les animaux") : who} ${pct(p)}`).join(" · ");
       box.append(el("p", T("Who holds the cell in the end: ", "Qui garde la case à la fin : ") + odds, "odds"));
     }
+  }
+  /* This turn's animal phase: each walk animated on the board (not when the device asks
+     for reduced motion), its stop reason, the herds formed and the fields trampled. */
+  let animalsSeen;
+  function animals() {
+    const a = view.animals, box = $("animals-now");
+    box.replaceChildren();
+    if (a) {
+      box.append(el("h3", T(`The animals: die ${a.face}, toward ${a.direction.en}`, `Les animaux : dé ${a.face}, vers ${a.direction.fr}`)));
+      const list = el("ul", null, "animal-moves");
+      a.moves.forEach((m) => { const li = el("li", P(m), "walk-" + m.stop); li.dataset.cell = m.to; list.append(li); });
+      a.herds.forEach((h) => list.append(el("li", P(h), "herd-formed")));
+      a.fields.forEach((f) => list.append(el("li", P(f), "field-trampled")));
+      box.append(list);
+    }
+    const n = a ? a.n : null;
+    if (animalsSeen !== undefined && n !== null && n !== animalsSeen) walk(a);
+    animalsSeen = n;
+  }
+  function walk(a) {
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const svg = $("pieces").querySelector("svg"), NS = "http://www.w3.org/2000/svg";
+    if (!svg) return;
+    const centre = (c) => {
+      const shape = document.querySelector(`#valley-box svg.valley-board g.cell[data-cell="${c}"] polygon`);
+      if (!shape) return null;
+      const b = shape.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2];
+    };
+    a.moves.filter((m) => m.path.length).forEach((m, i) => {
+      const points = [m.from, ...m.path].map(centre).filter(Boolean);
+      if (points.length < 2) return;
+      const g = document.createElementNS(NS, "g"); g.setAttribute("class", "walk"); g.dataset.species = m.species;
+      const dot = document.createElementNS(NS, "circle"); dot.setAttribute("r", "16");
+      const letter = document.createElementNS(NS, "text"); letter.setAttribute("text-anchor", "middle"); letter.setAttribute("dy", "6");
+      letter.textContent = m.species[0].toUpperCase();
+      g.append(dot, letter); svg.append(g);
+      const frames = points.map(([x, y]) => ({transform: `translate(${x}px, ${y}px)`}));
+      g.animate(frames, {duration: 700 * (points.length - 1), delay: 300 * i, fill: "both", easing: "ease-in-out"})
+        .onfinish = () => g.remove();
+    });
   }
   function ledger() {
     const l = view.ledger, box = $("ledger");
@@ -379,27 +269,22 @@
     });
   }
   let trickBuilt = false;
+  /* Player and card, then the card's own choices (the catalogue's "choices"). */
   function trickForm() {
     if (trickBuilt) return;
     trickBuilt = true;
     const box = $("trick-form");
-    const mk = (label, items, id) => {
-      const l = el("label", label + " "); const s = el("select"); s.id = id;
-      items.forEach(([v, t]) => { const o = el("option", t); o.value = v; s.append(o); }); l.append(s); box.append(l); return s;
+    const who = ValleeForms.select(view.game.players.map((p) => [p, p]), "trick-player");
+    const card = ValleeForms.select(CAT.tricks, "trick-card");
+    const choices = el("div"); let entry = null;
+    const rebuild = () => {
+      const [node, read] = ValleeForms.trickChoices(card.value, who.value, CAT.choices[card.value], context());
+      choices.replaceChildren(node); entry = read;
     };
-    const who = mk(T("Player", "Joueur"), view.game.players.map((p) => [p, p]), "trick-player");
-    const card = mk(T("Card", "Carte"), CAT.tricks.map((t) => [t.id, t.title]), "trick-card");
-    const cellsList = [["", "–"], ...Array.from(document.querySelectorAll("#valley-box g.cell")).map((g) => [g.dataset.cell, g.dataset.cell])];
-    const cell = mk(T("Cell", "Case"), cellsList, "trick-cell");
-    const target = mk(T("Target cell", "Case visée"), cellsList, "trick-target");
-    const pawn = mk(T("Pawn", "Pion"), [["", "–"], ["warrior", T("warrior", "guerrier")], ["woman", T("woman", "femme")]], "trick-pawn");
-    box.append(button(T("Play the card", "Jouer la carte"), () => {
-      const entry = {kind: "trick", player: who.value, card: card.value};
-      if (cell.value) entry.cell = cell.value;
-      if (target.value) entry.target = target.value;
-      if (pawn.value) entry.pawn = pawn.value;
-      play(entry);
-    }, "primary"));
+    who.addEventListener("change", rebuild); card.addEventListener("change", rebuild);
+    rebuild();
+    box.append(ValleeForms.labelled(T("Player", "Joueur"), who), ValleeForms.labelled(T("Card", "Carte"), card), choices,
+      button(T("Play the card", "Jouer la carte"), () => play(entry()), "primary"));
   }
 
   /* -- the forms ------------------------------------------------------------------------ */
@@ -431,5 +316,7 @@
     if (g && boardPick) boardPick(g.dataset.cell);
   });
   Maamut.onLang(() => { if (view) { trickBuilt = false; $("trick-form").replaceChildren(); render(); } });
-  load().then(follow);
+  /* The stream's first message is the whole state: with a stream the state is not also
+     fetched (it would come twice on load), unless the stream says nothing for a while. */
+  if (ROOT.dataset.stream) { follow(); setTimeout(() => { if (!view) load(); }, 3000); } else load();
 })();
