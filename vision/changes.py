@@ -276,6 +276,7 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     gap = np.hypot(*(pts - pts.mean(axis=0)).T)
     inner = gap <= np.percentile(gap, 30)
     core = int(np.bincount(labels[inner], minlength=3).argmax())
+    core = _lit_side(centres / MATCH_WEIGHTS, np.bincount(labels, minlength=3), core)
     body = np.zeros_like(moved)
     body[idx[labels == core]] = True
     darkest = int(np.argmin(centres[:, 0]))
@@ -285,6 +286,35 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     if darkest != core and light_l[darkest] < darker - min(DARKER, DARKER_SHARE * darker):
         dark[idx[labels == darkest]] = True
     return body, dark
+
+
+#: A standing piece's lit side: of its player's hue (within this, degrees), lighter by
+#: LIT_LIGHTER and stronger than the shaded side the middle of its change may show.
+LIT_HUE = 30.0
+LIT_LIGHTER = 10.0
+LIT_SHARE = 0.2
+
+
+def _lit_side(centres_lab: np.ndarray, sizes: np.ndarray, core: int) -> int:
+    """The cluster that tells a standing piece's colour: seen from a tilted camera, the
+    middle of what a figure changed may be its shaded side (or its shadow's edge), a
+    darker, duller shade of its colour. A cluster of the same hue, clearly lighter and
+    stronger, holding a fair share of the change, is its lit side and tells the colour.
+    A near-black or white piece has no hue to go by and keeps its middle.
+
+    >>> c = np.array([[8.0, 16, -9], [37, 40, -35], [35, -37, 32]])     # shaded, lit purple; grass
+    >>> _lit_side(c, np.array([50, 40, 30]), 0)
+    1
+    """
+    chroma = np.hypot(centres_lab[:, 1], centres_lab[:, 2])
+    hue = np.degrees(np.arctan2(centres_lab[:, 2], centres_lab[:, 1]))
+    best = core
+    for k in range(len(centres_lab)):
+        gap = abs((hue[k] - hue[core] + 180) % 360 - 180)
+        if (k != core and chroma[k] >= FAMILY_CHROMA and chroma[k] > chroma[best] and gap < LIT_HUE
+                and centres_lab[k, 0] > centres_lab[core, 0] + LIT_LIGHTER and sizes[k] >= LIT_SHARE * sizes.sum()):
+            best = k
+    return best
 
 
 def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str],
@@ -614,7 +644,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
          distance[cells, points]) = (part[0] for part in sub)
     n_k = len(looks) + 1
     # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
-    lit = moved & strong & ~shadowed(grid, grid_lab, expected, distance)
+    shade = shadowed(grid, grid_lab, expected, distance)
+    lit = moved & strong & ~shade
     counts = np.stack([(lit & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
     # (The dark part and a near-black player's colour are one: both count as dark here.)
     dark_like = np.append(lab_distance(to_lab(refl[1:-1]), to_lab(refl[-1])) < MATCH / 2, True)
@@ -633,7 +664,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     # chromatic player's hue (its lightness and strength free) is of his family.
     family = _family(grid_lab, moved & ~matched, colours[:, 1:-1])                   # (37, n) index or -1
     family_counts = np.stack([(family == k).sum(axis=1) for k in range(len(labels))], axis=1).astype(float)
-    unknown_pts = (moved & ~matched & (family < 0)).sum(axis=1)
+    # A standing piece's shadow (its tile, darker) is explained: it is no hand, no new piece.
+    unknown_pts = (moved & ~matched & ~shade & (family < 0)).sum(axis=1)
     unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
     unknown[CENTRE] = False      # the cross's print is no learnt colour
     # The tile ring unlike the tile's class colour (a lamp's hotspot, a print's stain)
