@@ -276,7 +276,8 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     gap = np.hypot(*(pts - pts.mean(axis=0)).T)
     inner = gap <= np.percentile(gap, 30)
     core = int(np.bincount(labels[inner], minlength=3).argmax())
-    core = _lit_side(centres / MATCH_WEIGHTS, np.bincount(labels, minlength=3), core)
+    core = _lit_side(centres / MATCH_WEIGHTS, np.bincount(labels, minlength=3), core,
+                     np.median(before_lab[idx], axis=0))
     body = np.zeros_like(moved)
     body[idx[labels == core]] = True
     darkest = int(np.argmin(centres[:, 0]))
@@ -295,21 +296,29 @@ LIT_LIGHTER = 10.0
 LIT_SHARE = 0.2
 
 
-def _lit_side(centres_lab: np.ndarray, sizes: np.ndarray, core: int) -> int:
+def _lit_side(centres_lab: np.ndarray, sizes: np.ndarray, core: int, tile_lab: np.ndarray) -> int:
     """The cluster that tells a standing piece's colour: seen from a tilted camera, the
     middle of what a figure changed may be its shaded side (or its shadow's edge), a
     darker, duller shade of its colour. A cluster of the same hue, clearly lighter and
     stronger, holding a fair share of the change, is its lit side and tells the colour.
-    A near-black or white piece has no hue to go by and keeps its middle.
+    A near-black or white piece has no hue to go by and keeps its middle, and the tile
+    (``tile_lab``) seen between a piece's parts is no lit side.
 
     >>> c = np.array([[8.0, 16, -9], [37, 40, -35], [35, -37, 32]])     # shaded, lit purple; grass
-    >>> _lit_side(c, np.array([50, 40, 30]), 0)
+    >>> _lit_side(c, np.array([50, 40, 30]), 0, np.array([35.0, -37, 32]))
     1
+    >>> c = np.array([[14.0, -6, 6], [36, -35, 33], [60, 0, 0]])        # near-black on grass
+    >>> _lit_side(c, np.array([50, 40, 30]), 0, np.array([35.0, -37, 32]))
+    0
     """
     chroma = np.hypot(centres_lab[:, 1], centres_lab[:, 2])
     hue = np.degrees(np.arctan2(centres_lab[:, 2], centres_lab[:, 1]))
     best = core
+    if chroma[core] < FAMILY_CHROMA / 2:
+        return core
     for k in range(len(centres_lab)):
+        if lab_distance(centres_lab[k], tile_lab, MATCH_WEIGHTS) < MATCH:
+            continue
         gap = abs((hue[k] - hue[core] + 180) % 360 - 180)
         if (k != core and chroma[k] >= FAMILY_CHROMA and chroma[k] > chroma[best] and gap < LIT_HUE
                 and centres_lab[k, 0] > centres_lab[core, 0] + LIT_LIGHTER and sizes[k] >= LIT_SHARE * sizes.sum()):
