@@ -281,7 +281,8 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         cards = learn_cards([(geometry.homography if refined is None else refined, geometry.seen)])
         locator.cards = cards
         geometry = locator.fit(locator.detect(cv2.cvtColor(frame0, cv2.COLOR_BGR2GRAY))) or geometry
-    medians, grids = [], []
+    from .reader import figure_leans      # the reader imports this module
+    medians, grids, leans = [], [], []
     for index, frame in enumerate(frames):
         if mirrored:
             frame = mirror_frame(frame)
@@ -293,6 +294,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
             first_trap_ring = zones["trap"][CENTRE]
         medians.append(median_zones(zones))
         grids.append(sample_grid(frame, g.homography))
+        leans.append(figure_leans(g.homography, frame.shape))
     first = medians[0]
     others = [c for c in range(NUM_CELLS) if c != CENTRE]
     not_cross = np.arange(NUM_CELLS) != CENTRE
@@ -358,7 +360,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
                               tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored,
                               model, mammoth_kind, cards)
     if model == "changes" or pieces is None:
-        calibration = _with_changes(calibration, frames, grids, gains, forced=model == "changes")
+        calibration = _with_changes(calibration, frames, grids, gains, forced=model == "changes", leans=leans)
     return calibration
 
 
@@ -369,7 +371,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
 PREFER_CHANGES = False
 
 
-def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) -> Calibration:
+def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool, leans=None) -> Calibration:
     """The calibration read by what changes on each cell (:mod:`vision.changes`) when
     the kit's or the figures' model does not read the setup frames back as they are
     (the empty board with the mammoth on the cross, then each hunter where he was put
@@ -378,7 +380,7 @@ def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) 
     labels = [f"c{i}" for i in range(len(frames) - 1)]
     try:
         model, cells = learn_changes(grids, gains, labels,
-                                     [c for c, t in enumerate(calibration.tiles) if t == "snow"])
+                                     [c for c, t in enumerate(calibration.tiles) if t == "snow"], leans)
     except ValueError as exc:
         if forced:
             raise CalibrationError(str(exc)) from None

@@ -100,6 +100,14 @@ UNKNOWN_SHARE = 0.5
 #: of its points shows no learnt piece.
 RING_RADIUS = 0.66
 RING_CHANGED = 0.06
+#: A standing piece's stance: its points spread along the camera's lean (the top of a
+#: piece seen further from the camera's foot than its base) this many times more than
+#: across it, on a cell where a figure's top leans at least MIN_LEAN tile radii
+#: (:func:`vision.reader.figure_leans`). A flat trap spreads evenly (1.0-1.1 measured).
+STANDS = 1.2
+MIN_LEAN = 0.25
+#: A standing hunter's fit on a cell where his colour lies flat is this much lower.
+FLAT_PENALTY = 0.3
 
 
 @dataclass
@@ -116,19 +124,23 @@ class Look:
     overhang: float = 0.0
     #: The dark part's own colour (reflectance), when it has one.
     dark_colour: tuple | None = None
+    #: How his body spread along the camera's lean at setup (:func:`stance`; 0: not seen).
+    stands: float = 0.0
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
                 "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
                 "overhang": round(float(self.overhang), 2),
-                **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]})}
+                **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]}),
+                **({"stands": round(float(self.stands), 3)} if self.stands else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
         body, dark = float(obj["body"]), float(obj.get("dark", 0.0))
         dark_colour = obj.get("dark_colour")
         return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
-                   float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour))
+                   float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour),
+                   float(obj.get("stands", 0.0)))
 
 
 @dataclass
@@ -289,6 +301,33 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     return body, dark
 
 
+def stance(points: np.ndarray, leans: np.ndarray | None) -> np.ndarray:
+    """(37,) how much each cell's ``points`` (37, n) spread along the camera's lean on
+    that cell (``leans`` (37, 2), board units) against across it: a standing piece's
+    top is seen beyond its base, away from the camera, so its colour is drawn out that
+    way; a flat one is not. 0 where the lean is too short to tell (a camera looking
+    straight down) or the points too few.
+
+    >>> pts = np.zeros((NUM_CELLS, len(GRID)), bool)
+    >>> pts[0] = (np.abs(GRID[:, 0]) <= 0.13) & (np.abs(GRID[:, 1]) <= 0.4)     # drawn out north-south
+    >>> pts[1] = np.hypot(GRID[:, 0], GRID[:, 1]) <= 0.3                          # a flat disc
+    >>> leans = np.tile([0.0, 0.5], (NUM_CELLS, 1))
+    >>> stance(pts, leans)[:3].round(1).tolist()
+    [3.3, 1.0, 0.0]
+    """
+    out = np.zeros(NUM_CELLS)
+    if leans is None:
+        return out
+    length = np.hypot(leans[:, 0], leans[:, 1])
+    unit = leans / np.maximum(length, 1e-6)[:, None]
+    along = GRID @ unit.T                                    # (n, 37)
+    across = GRID @ np.stack([-unit[:, 1], unit[:, 0]], axis=1).T
+    for c in np.flatnonzero((length >= MIN_LEAN) & (points.sum(axis=1) >= 10)):
+        mask = points[c]
+        out[c] = along[mask, c].std() / max(across[mask, c].std(), GRID_STEP / 2)
+    return out
+
+
 #: A standing piece's lit side: of its player's hue (within this, degrees), lighter by
 #: LIT_LIGHTER and stronger than the shaded side the middle of its change may show.
 LIT_HUE = 30.0
@@ -327,13 +366,14 @@ def _lit_side(centres_lab: np.ndarray, sizes: np.ndarray, core: int, tile_lab: n
 
 
 def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str],
-                  snow_cells=()) -> tuple[ChangeModel, dict]:
+                  snow_cells=(), leans: list | None = None) -> tuple[ChangeModel, dict]:
     """The change model from setup grids (the empty board, then one hunter more each).
 
     ``grids`` are :func:`sample_grid` of each setup frame, ``gains`` (37, 3) each frame's
     board light, as :mod:`vision.calibration` measures it; ``labels_at[i]`` names the
     hunter put down in frame ``i + 1``. Returns the model and where each hunter was
-    put down (``{label: cell}``); ``snow_cells`` are the snow tiles' cells.
+    put down (``{label: cell}``); ``snow_cells`` are the snow tiles' cells, ``leans``
+    each frame's :func:`vision.reader.figure_leans` (how each hunter stands, :func:`stance`).
     ``ValueError`` if a frame shows no new piece.
     """
     # The cross cell's light is the board's around it: its ring may show the mammoth.
@@ -389,11 +429,15 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         seen = moved[cell] & strong[0]
         shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
         label = labels_at[index - 1]
+        own = np.zeros((NUM_CELLS, len(GRID)), bool)
+        own[cell] = seen & (label_of[0] == 0) & ~shade
+        stands = float(stance(own, None if leans is None else leans[index])[cell])
         hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
                               float((seen & (label_of[0] == 0) & ~shade).sum()),
                               float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
                               float(counts[cell]), float(overhang),
-                              tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None)
+                              tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None,
+                              stands)
         if dark.sum():
             darks.append(after[cell][dark] / light[cell])
         cells[label] = cell
@@ -525,14 +569,16 @@ def _remainder_owned(bodies_c: np.ndarray, sizes: np.ndarray, k: int) -> bool:
                 or bodies_c[k] - sizes[k] >= OWNER_POINTS)
 
 
-def _hunters(bodies, dark_counts, changed, looks, labels, ok):
+def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     """``({label: cell}, confidence)``: each hunter on the cell showing about his own
     size of his colour (more is a trap of his colour, less a piece of that colour seen
     on its edge), where what he leaves unexplained on the cell has an owner (a piece
     of his colour on another's trap leaves that trap's colour; a lone trap of his
     colour about his size leaves its print, of no player's colour). A hunter only seen
     on trap-sized patches of his colour stands on his own trap: his dark part (outline,
-    shadow; a flat trap has none) tells which."""
+    shadow; a flat trap has none) tells which. A hunter seen standing at setup fits a
+    cell where his colour lies flat (``stances`` (37, K), :func:`stance`) less: a lone
+    trap of his colour and size, seen from a tilted camera."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     conf = np.ones(NUM_CELLS)
@@ -545,6 +591,10 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok):
         for c in np.flatnonzero((share >= HUNTER_SHARE) & ~trap_sized):
             if changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k):
                 fit[c] -= UNOWNED_PENALTY
+        if stances is not None and look.stands >= STANDS:
+            told = stances[:, k] > 0
+            flat = np.clip((look.stands - stances[:, k]) / (look.stands - 1.0), 0.0, 1.0)
+            fit = np.where(told, fit - FLAT_PENALTY * flat, fit)
         fit = np.where(trap_sized, -1.0, fit)
         if fit.max() >= HUNTER_SHARE - UNOWNED_PENALTY and (share >= HUNTER_SHARE)[np.argmax(fit)]:
             hunters[label] = int(np.argmax(fit))
@@ -623,12 +673,14 @@ class ChangeReading:
 
 
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
-                 grass: np.ndarray, labels: list[str]) -> ChangeReading:
+                 grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
     ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
     only ones a trap may lie on). Each cell's light is its own against its empty look
-    (:func:`cell_light`), for the empty look and the pieces' colours alike.
+    (:func:`cell_light`), for the empty look and the pieces' colours alike. ``leans``
+    (:func:`vision.reader.figure_leans`) tell a standing hunter from a flat trap of his
+    colour (:func:`stance`).
     """
     grid_lab = to_lab(grid)
     gain = cell_light(model.empty, grid)
@@ -697,7 +749,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
     changed = moved.sum(axis=1).astype(float)
-    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok)
+    stances = None
+    if leans is not None:
+        stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
+    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
     conf = np.minimum(conf, hunter_conf)
     traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth)
     conf = np.minimum(conf, trap_conf)
