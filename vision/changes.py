@@ -152,13 +152,17 @@ class ChangeModel:
     dark: tuple = (0.1, 0.1, 0.1)              # reflectance of the pieces' dark parts
     #: Grid points of the cross cell its print may cover (under the mammoth at setup too).
     cross_print: tuple = ()
+    #: The cross print's colour (reflectance) seen around the mammoth at setup, if any.
+    print_colour: tuple | None = None
 
     def to_json(self) -> dict:
         data = np.clip(np.round(self.empty * 100), 0, 255).astype(np.uint8)
         return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS,
                 "empty": base64.b64encode(data.tobytes()).decode("ascii"),
                 "mammoth": self.mammoth.to_json(), "hunters": {k: v.to_json() for k, v in self.hunters.items()},
-                "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print]}
+                "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print],
+                **({} if self.print_colour is None else
+                   {"print_colour": [round(float(v), 5) for v in self.print_colour]})}
 
     @classmethod
     def from_json(cls, obj) -> "ChangeModel":
@@ -170,7 +174,8 @@ class ChangeModel:
         return cls(raw.reshape(NUM_CELLS, len(GRID), 3).astype(np.float32) / 100, Look.from_json(obj["mammoth"]),
                    {str(k): Look.from_json(v) for k, v in obj.get("hunters", {}).items()},
                    tuple(float(v) for v in obj.get("dark", (0.1, 0.1, 0.1))),
-                   tuple(int(i) for i in obj.get("cross_print", ())))
+                   tuple(int(i) for i in obj.get("cross_print", ())),
+                   None if obj.get("print_colour") is None else tuple(float(v) for v in obj["print_colour"]))
 
 
 def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
@@ -400,6 +405,10 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     # Its size as the cross cell shows it, the print's lines left out (as when read).
     body = np.flatnonzero(mam)[big]
     mammoth = Look(tuple(float(v) for v in colour / light0[CENTRE]), float(len(np.setdiff1d(body, lines))))
+    # The other cluster, when it is one, is the cross's print seen around the mammoth.
+    print_colour = None
+    if share < 1.0:
+        print_colour = tuple(float(v) for v in np.median(mam_pts[~big], axis=0) / light0[CENTRE])
     empty[CENTRE] = snow / light0[CENTRE]
     hunters, cells, darks = {}, {}, []
     for index in range(1, len(grids)):
@@ -443,7 +452,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         cells[label] = cell
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
-                       lines), cells
+                       lines, print_colour), cells
 
 
 def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
@@ -662,6 +671,16 @@ def _choice_confidence(conf: np.ndarray, score: np.ndarray, line: float) -> np.n
     return out
 
 
+def _print_points(model: ChangeModel, grid, grid_lab, expected, gain) -> np.ndarray:
+    """(n,) the cross cell's points that show its print (its colour seen around the
+    mammoth at setup, blended with the snow) nearer than the mammoth's colour: when the
+    mammoth has left, the whole print shows, and it is no mammoth."""
+    colours = np.clip(np.array([model.mammoth.colour, model.print_colour])[None] * gain[CENTRE], 0, 1)
+    c = slice(CENTRE, CENTRE + 1)
+    label, _, matched, _ = match_points(grid[c], grid_lab[c], expected[c], colours[None][:, 0])
+    return (matched & (label == 1))[0]
+
+
 @dataclass
 class ChangeReading:
     mammoth: int | None
@@ -689,6 +708,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     moved = change > CHANGED
     # The cross's print is no piece, wherever the mammoth hid it at setup.
     moved[CENTRE, list(model.cross_print)] = False
+    if model.print_colour is not None:
+        moved[CENTRE] &= ~_print_points(model, grid, grid_lab, expected, gain)
     looks = [model.mammoth] + [model.hunters[k] for k in labels]
     refl = np.array([look.colour for look in looks] + [model.dark])                 # (K+2, 3)
     colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)
