@@ -83,6 +83,9 @@ FAMILY_CHROMA = 20.0
 #: (a twelfth of the cell), showing at least OWNER_POINTS of a player's colour.
 TRAP_POINTS = 45
 OWNER_POINTS = 20
+#: Under a hunter, a trap shows at least this many points of its player's colour
+#: beyond the hunter's own, whatever else his extent explains.
+UNDER_OWNER = 40
 #: A hunter whose cell would keep a remainder of no owner's colour fits that much less.
 UNOWNED_PENALTY = 0.5
 #: On his own trap, a hunter shows this share of the dark points learnt with him.
@@ -698,11 +701,16 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, leaning=No
         order = np.argsort(-excess)
         best = excess[order[0]]
         second = max(excess[order[1]], 0.0) if len(order) > 1 else 0.0
-        if residual >= TRAP_POINTS and best >= OWNER_POINTS:
+        # Under a standing hunter, his own extent (his shade, his shadow) may hide most
+        # of a trap's change: a clear patch of a player's colour beyond him still tells it.
+        under = here.any() and best >= UNDER_OWNER
+        if (residual >= TRAP_POINTS or under) and best >= OWNER_POINTS:
             traps[int(c)] = labels[int(order[0])]
         # Sure when the residual is far from the line and one owner stands out.
         margin = abs(residual - TRAP_POINTS) / TRAP_POINTS
-        if residual >= TRAP_POINTS:
+        if under:
+            margin = max(margin, (best - UNDER_OWNER) / UNDER_OWNER)
+        if residual >= TRAP_POINTS or under:
             margin = min(margin, (best - second) / max(best, 1.0), abs(best - OWNER_POINTS) / OWNER_POINTS)
         conf[c] = float(np.clip(margin * 2, 0, 1))
     return traps, conf
