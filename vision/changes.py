@@ -129,17 +129,13 @@ class Look:
     dark_colour: tuple | None = None
     #: How his body spread along the camera's lean at setup (:func:`stance`; 0: not seen).
     stands: float = 0.0
-    #: How far from his cell's middle, along the camera's lean, his change reached at
-    #: setup (board units; 0: not seen): a standing piece's top over its neighbour.
-    reach: float = 0.0
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
                 "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
                 "overhang": round(float(self.overhang), 2),
                 **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]}),
-                **({"stands": round(float(self.stands), 3)} if self.stands else {}),
-                **({"reach": round(float(self.reach), 3)} if self.reach else {})}
+                **({"stands": round(float(self.stands), 3)} if self.stands else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
@@ -147,7 +143,7 @@ class Look:
         dark_colour = obj.get("dark_colour")
         return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
                    float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour),
-                   float(obj.get("stands", 0.0)), float(obj.get("reach", 0.0)))
+                   float(obj.get("stands", 0.0)))
 
 
 @dataclass
@@ -340,51 +336,6 @@ def stance(points: np.ndarray, leans: np.ndarray | None) -> np.ndarray:
     return out
 
 
-#: A piece's overhang is looked for this far across the camera's lean (board units)
-#: and explained up to this far beyond what setup saw of it.
-LEAN_WIDTH = 0.45
-REACH_MARGIN = 0.15
-#: The longest reach believed (board units from the cell's middle): beyond, another change.
-MAX_REACH = 2.2
-
-
-def _corridor(cell: int, lean: np.ndarray, reach: float) -> np.ndarray:
-    """(37, n) grid points of ``cell``'s neighbours a piece standing on it covers when
-    seen leaning along ``lean`` (board units, any length) as far as ``reach`` from the
-    cell's middle (a standing piece's top seen over its neighbour)."""
-    out = np.zeros((NUM_CELLS, len(GRID)), bool)
-    length = float(np.hypot(*lean))
-    if length < 1e-6 or reach <= 0:
-        return out
-    unit = np.asarray(lean, float) / length
-    for n in NEIGHBOURS[cell]:
-        if n is None:
-            continue
-        rel = CELL_CENTRES[n] + GRID - CELL_CENTRES[cell]
-        along = rel @ unit
-        across = np.abs(rel @ np.array([-unit[1], unit[0]]))
-        out[n] = (along > 0) & (along <= reach + REACH_MARGIN) & (across <= LEAN_WIDTH)
-    return out
-
-
-def _reach(moved: np.ndarray, cell: int, lean: np.ndarray) -> float:
-    """How far along the camera's ``lean`` on ``cell`` the change ``moved`` (37, n)
-    reaches from the cell's middle, on the cell and its neighbours (0: the lean is too
-    short to tell, a camera looking straight down)."""
-    length = float(np.hypot(*lean))
-    if length < MIN_LEAN:
-        return 0.0
-    unit = np.asarray(lean, float) / length
-    alongs = []
-    for n in [cell, *(n for n in NEIGHBOURS[cell] if n is not None)]:
-        rel = CELL_CENTRES[n] + GRID[moved[n]] - CELL_CENTRES[cell]
-        along = rel @ unit
-        across = np.abs(rel @ np.array([-unit[1], unit[0]]))
-        alongs.append(along[(across <= LEAN_WIDTH) & (along > 0) & (along <= MAX_REACH)])
-    alongs = np.concatenate(alongs)
-    return float(np.percentile(alongs, 95)) if alongs.size >= 10 else 0.0
-
-
 #: A standing piece's lit side: of its player's hue (within this, degrees), lighter by
 #: LIT_LIGHTER and stronger than the shaded side the middle of its change may show.
 LIT_HUE = 30.0
@@ -493,15 +444,12 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         own = np.zeros((NUM_CELLS, len(GRID)), bool)
         own[cell] = seen & (label_of[0] == 0) & ~shade
         stands = float(stance(own, None if leans is None else leans[index])[cell])
-        spare = moved.copy()
-        spare[[CENTRE, *cells.values()]] = False
-        reach = 0.0 if leans is None else _reach(spare, cell, leans[index][cell])
         hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
                               float((seen & (label_of[0] == 0) & ~shade).sum()),
                               float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
                               float(counts[cell]), float(overhang),
                               tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None,
-                              stands, reach)
+                              stands)
         if dark.sum():
             darks.append(after[cell][dark] / light[cell])
         cells[label] = cell
@@ -677,13 +625,12 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     return hunters, conf
 
 
-def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, leaning=None):
+def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
     """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
     (and the figures leaning over it from their neighbours) leave unexplained, over
     :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
     most beyond his own hunter there. Traps lie on grass only, never under the
-    mammoth; one trap a cell. The hunters on ``leaning`` cells had their overhang
-    taken out of ``changed`` and ``bodies`` already (along the camera's lean)."""
+    mammoth; one trap a cell."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     overhangs = np.array([look.overhang for look in looks])
@@ -694,8 +641,7 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, leaning=No
             continue
         here = np.array([where.get(label) == c for label in labels])
         beside = np.array([where.get(label) is not None and where.get(label) != c
-                           and where.get(label) in NEIGHBOURS[c]
-                           and not (leaning is not None and leaning[where.get(label)]) for label in labels])
+                           and where.get(label) in NEIGHBOURS[c] for label in labels])
         residual = changed[c] - (extents * here).sum() - (overhangs * beside).sum()
         excess = bodies[c] - sizes * here - overhangs * beside
         order = np.argsort(-excess)
@@ -837,24 +783,6 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
     hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
     conf = np.minimum(conf, hunter_conf)
-    # What a standing hunter shows over his neighbour (his top, his shaded side, his
-    # shadow, along the camera's lean) is his, not a trap there.
-    leaning = np.zeros(NUM_CELLS, bool)
-    if leans is not None:
-        over = np.zeros_like(moved)
-        for k, label_k in enumerate(labels):
-            cell = hunters.get(label_k)
-            if cell is not None and looks[k + 1].reach > 0:
-                over |= _corridor(cell, leans[cell], looks[k + 1].reach)
-                leaning[cell] = True
-        if over.any():
-            kept = moved & ~over
-            counts = np.stack([(lit & kept & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
-            bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
-            family_counts = np.stack([((family == k) & kept).sum(axis=1) for k in range(len(labels))],
-                                     axis=1).astype(float)
-            changed = kept.sum(axis=1).astype(float)
-    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth,
-                              leaning)
+    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth)
     conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
