@@ -70,8 +70,7 @@ def test_the_cross_print_is_no_mammoth_once_it_has_left():
     """A mammoth figure on a cross drawn in lines: setup learns the print's colour seen
     around the mammoth; once the mammoth has left the cross, the whole print shows and
     is never surely read as the mammoth: he is read where he stands, or not at all, or
-    the cross is reported unsure (the tracker then waits; before, it was read there as
-    sure in two of the three frames)."""
+    the cross is reported unsure (the tracker then waits)."""
     sample, _, calibration = table(5_000_002)
     assert calibration.changes.print_colour is not None
     left = [(frame, truth) for frame, truth in sample.reads if truth["mammoth"] != "0,0"]
