@@ -328,11 +328,19 @@ def stance(points: np.ndarray, leans: np.ndarray | None) -> np.ndarray:
         return out
     length = np.hypot(leans[:, 0], leans[:, 1])
     unit = leans / np.maximum(length, 1e-6)[:, None]
-    along = GRID @ unit.T                                    # (n, 37)
-    across = GRID @ np.stack([-unit[:, 1], unit[:, 0]], axis=1).T
-    for c in np.flatnonzero((length >= MIN_LEAN) & (points.sum(axis=1) >= 10)):
-        mask = points[c]
-        out[c] = along[mask, c].std() / max(across[mask, c].std(), GRID_STEP / 2)
+    along = unit @ GRID.T                                    # (37, n)
+    across = np.stack([-unit[:, 1], unit[:, 0]], axis=1) @ GRID.T
+    weight = points.astype(np.float32)
+    count = weight.sum(axis=1)
+    told = (length >= MIN_LEAN) & (count >= 10)
+    if not told.any():
+        return out
+
+    def spread(values):
+        mean = (values * weight).sum(axis=1) / np.maximum(count, 1)
+        return np.sqrt(np.maximum((values * values * weight).sum(axis=1) / np.maximum(count, 1) - mean * mean, 0))
+
+    out[told] = (spread(along) / np.maximum(spread(across), GRID_STEP / 2))[told]
     return out
 
 
