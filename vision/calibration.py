@@ -281,7 +281,8 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         cards = learn_cards([(geometry.homography if refined is None else refined, geometry.seen)])
         locator.cards = cards
         geometry = locator.fit(locator.detect(cv2.cvtColor(frame0, cv2.COLOR_BGR2GRAY))) or geometry
-    medians, grids = [], []
+    from .reader import figure_leans      # the reader imports this module
+    medians, grids, leans = [], [], []
     for index, frame in enumerate(frames):
         if mirrored:
             frame = mirror_frame(frame)
@@ -293,6 +294,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
             first_trap_ring = zones["trap"][CENTRE]
         medians.append(median_zones(zones))
         grids.append(sample_grid(frame, g.homography))
+        leans.append(figure_leans(g.homography, frame.shape))
     first = medians[0]
     others = [c for c in range(NUM_CELLS) if c != CENTRE]
     not_cross = np.arange(NUM_CELLS) != CENTRE
@@ -358,7 +360,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
                               tuple(float(v) for v in mammoth), tuple(float(v) for v in rim), hunters, mirrored,
                               model, mammoth_kind, cards)
     if model == "changes" or pieces is None:
-        calibration = _with_changes(calibration, frames, grids, gains, forced=model == "changes")
+        calibration = _with_changes(calibration, frames, grids, gains, forced=model == "changes", leans=leans)
     return calibration
 
 
@@ -369,7 +371,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
 PREFER_CHANGES = False
 
 
-def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) -> Calibration:
+def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool, leans=None) -> Calibration:
     """The calibration read by what changes on each cell (:mod:`vision.changes`) when
     the kit's or the figures' model does not read the setup frames back as they are
     (the empty board with the mammoth on the cross, then each hunter where he was put
@@ -378,33 +380,53 @@ def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool) 
     labels = [f"c{i}" for i in range(len(frames) - 1)]
     try:
         model, cells = learn_changes(grids, gains, labels,
-                                     [c for c, t in enumerate(calibration.tiles) if t == "snow"])
+                                     [c for c, t in enumerate(calibration.tiles) if t == "snow"], leans)
     except ValueError as exc:
         if forced:
             raise CalibrationError(str(exc)) from None
         return calibration
-    if not forced and not PREFER_CHANGES and _reads_back(calibration, frames, cells):
+    if forced:
+        return _read_by_changes(calibration, model)
+    learnt = setup_score(calibration, frames, cells)
+    if learnt >= 1.0 and not PREFER_CHANGES:
         return calibration
-    changed = replace(calibration, pieces="changes", mammoth_kind="kit", changes=model,
-                      hunters={k: look.colour for k, look in model.hunters.items()},
-                      mammoth=model.mammoth.colour, rim=model.dark)
-    if not forced and not _reads_back(changed, frames, cells):
-        return calibration
-    return changed
+    changed = _read_by_changes(calibration, model)
+    by_changes = setup_score(changed, frames, cells)
+    # The model that explains more of the setup wins; the learnt one on a tie.
+    return changed if by_changes > learnt or (PREFER_CHANGES and by_changes >= learnt) else calibration
 
 
-def _reads_back(calibration: Calibration, frames, cells: dict) -> bool:
-    """Whether ``calibration`` reads every setup frame as it is: the mammoth on the
-    cross, the hunters put down so far where they were put, nothing else."""
+def _read_by_changes(calibration: Calibration, model) -> Calibration:
+    return replace(calibration, pieces="changes", mammoth_kind="kit", changes=model,
+                   hunters={k: look.colour for k, look in model.hunters.items()},
+                   mammoth=model.mammoth.colour, rim=model.dark)
+
+
+#: In :func:`setup_score`, a cell read as covered counts this much against the model
+#: (it explains nothing there, but guesses nothing either).
+COVERED_COST = 0.5
+
+
+def setup_score(calibration: Calibration, frames, cells: dict) -> float:
+    """How well ``calibration`` reads the setup frames back (1.0: every frame exactly;
+    the mammoth on the cross, the hunters put down so far where they were put, nothing
+    else): each frame's pieces read where they were put count for it, each piece read
+    where none is (a hunter misplaced, a trap on an empty board) against it, a cell
+    read as covered half against it; the share of the pieces shown, over all frames."""
     from .reader import BoardReader
     reader = BoardReader(calibration, lock_tiles=True)
+    right = wrong = shown = 0.0
     for index, frame in enumerate(frames):
         seen = reader.read(frame, 0.0)
         expected = {f"c{i}": cells[f"c{i}"] for i in range(index)}
-        if (not seen.board_found or seen.occluded_cells or seen.mammoth != CENTRE or seen.traps
-                or seen.hunters != expected):
-            return False
-    return True
+        shown += 1 + len(expected)
+        if not seen.board_found:
+            continue
+        right += (seen.mammoth == CENTRE) + sum(seen.hunters.get(k) == c for k, c in expected.items())
+        wrong += (seen.mammoth not in (None, CENTRE)) + len(seen.traps) + sum(
+            cell != expected.get(k) for k, cell in seen.hunters.items())
+        wrong += COVERED_COST * len(seen.occluded_cells)
+    return (right - wrong) / shown
 
 
 #: A cell with at least this many moved probe points shows a change (see :func:`moved_between`).

@@ -83,6 +83,9 @@ FAMILY_CHROMA = 20.0
 #: (a twelfth of the cell), showing at least OWNER_POINTS of a player's colour.
 TRAP_POINTS = 45
 OWNER_POINTS = 20
+#: Under a hunter, a trap shows at least this many points of its player's colour
+#: beyond the hunter's own, whatever else his extent explains.
+UNDER_OWNER = 40
 #: A hunter whose cell would keep a remainder of no owner's colour fits that much less.
 UNOWNED_PENALTY = 0.5
 #: On his own trap, a hunter shows this share of the dark points learnt with him.
@@ -100,6 +103,14 @@ UNKNOWN_SHARE = 0.5
 #: of its points shows no learnt piece.
 RING_RADIUS = 0.66
 RING_CHANGED = 0.06
+#: A standing piece's stance: its points spread along the camera's lean (the top of a
+#: piece seen further from the camera's foot than its base) this many times more than
+#: across it, on a cell where a figure's top leans at least MIN_LEAN tile radii
+#: (:func:`vision.reader.figure_leans`). A flat trap spreads evenly (1.0-1.1 measured).
+STANDS = 1.2
+MIN_LEAN = 0.25
+#: A standing hunter's fit on a cell where his colour lies flat is this much lower.
+FLAT_PENALTY = 0.3
 
 
 @dataclass
@@ -116,19 +127,23 @@ class Look:
     overhang: float = 0.0
     #: The dark part's own colour (reflectance), when it has one.
     dark_colour: tuple | None = None
+    #: How his body spread along the camera's lean at setup (:func:`stance`; 0: not seen).
+    stands: float = 0.0
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
                 "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
                 "overhang": round(float(self.overhang), 2),
-                **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]})}
+                **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]}),
+                **({"stands": round(float(self.stands), 3)} if self.stands else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
         body, dark = float(obj["body"]), float(obj.get("dark", 0.0))
         dark_colour = obj.get("dark_colour")
         return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
-                   float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour))
+                   float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour),
+                   float(obj.get("stands", 0.0)))
 
 
 @dataclass
@@ -140,13 +155,17 @@ class ChangeModel:
     dark: tuple = (0.1, 0.1, 0.1)              # reflectance of the pieces' dark parts
     #: Grid points of the cross cell its print may cover (under the mammoth at setup too).
     cross_print: tuple = ()
+    #: The cross print's colour (reflectance) seen around the mammoth at setup, if any.
+    print_colour: tuple | None = None
 
     def to_json(self) -> dict:
         data = np.clip(np.round(self.empty * 100), 0, 255).astype(np.uint8)
         return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS,
                 "empty": base64.b64encode(data.tobytes()).decode("ascii"),
                 "mammoth": self.mammoth.to_json(), "hunters": {k: v.to_json() for k, v in self.hunters.items()},
-                "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print]}
+                "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print],
+                **({} if self.print_colour is None else
+                   {"print_colour": [round(float(v), 5) for v in self.print_colour]})}
 
     @classmethod
     def from_json(cls, obj) -> "ChangeModel":
@@ -158,7 +177,8 @@ class ChangeModel:
         return cls(raw.reshape(NUM_CELLS, len(GRID), 3).astype(np.float32) / 100, Look.from_json(obj["mammoth"]),
                    {str(k): Look.from_json(v) for k, v in obj.get("hunters", {}).items()},
                    tuple(float(v) for v in obj.get("dark", (0.1, 0.1, 0.1))),
-                   tuple(int(i) for i in obj.get("cross_print", ())))
+                   tuple(int(i) for i in obj.get("cross_print", ())),
+                   None if obj.get("print_colour") is None else tuple(float(v) for v in obj["print_colour"]))
 
 
 def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
@@ -276,6 +296,8 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     gap = np.hypot(*(pts - pts.mean(axis=0)).T)
     inner = gap <= np.percentile(gap, 30)
     core = int(np.bincount(labels[inner], minlength=3).argmax())
+    core = _lit_side(centres / MATCH_WEIGHTS, np.bincount(labels, minlength=3), core,
+                     np.median(before_lab[idx], axis=0))
     body = np.zeros_like(moved)
     body[idx[labels == core]] = True
     darkest = int(np.argmin(centres[:, 0]))
@@ -287,14 +309,87 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     return body, dark
 
 
+def stance(points: np.ndarray, leans: np.ndarray | None) -> np.ndarray:
+    """(37,) how much each cell's ``points`` (37, n) spread along the camera's lean on
+    that cell (``leans`` (37, 2), board units) against across it: a standing piece's
+    top is seen beyond its base, away from the camera, so its colour is drawn out that
+    way; a flat one is not. 0 where the lean is too short to tell (a camera looking
+    straight down) or the points too few.
+
+    >>> pts = np.zeros((NUM_CELLS, len(GRID)), bool)
+    >>> pts[0] = (np.abs(GRID[:, 0]) <= 0.13) & (np.abs(GRID[:, 1]) <= 0.4)     # drawn out north-south
+    >>> pts[1] = np.hypot(GRID[:, 0], GRID[:, 1]) <= 0.3                          # a flat disc
+    >>> leans = np.tile([0.0, 0.5], (NUM_CELLS, 1))
+    >>> stance(pts, leans)[:3].round(1).tolist()
+    [3.3, 1.0, 0.0]
+    """
+    out = np.zeros(NUM_CELLS)
+    if leans is None:
+        return out
+    length = np.hypot(leans[:, 0], leans[:, 1])
+    unit = leans / np.maximum(length, 1e-6)[:, None]
+    along = unit @ GRID.T                                    # (37, n)
+    across = np.stack([-unit[:, 1], unit[:, 0]], axis=1) @ GRID.T
+    weight = points.astype(np.float32)
+    count = weight.sum(axis=1)
+    told = (length >= MIN_LEAN) & (count >= 10)
+    if not told.any():
+        return out
+
+    def spread(values):
+        mean = (values * weight).sum(axis=1) / np.maximum(count, 1)
+        return np.sqrt(np.maximum((values * values * weight).sum(axis=1) / np.maximum(count, 1) - mean * mean, 0))
+
+    out[told] = (spread(along) / np.maximum(spread(across), GRID_STEP / 2))[told]
+    return out
+
+
+#: A standing piece's lit side: of its player's hue (within this, degrees), lighter by
+#: LIT_LIGHTER and stronger than the shaded side the middle of its change may show.
+LIT_HUE = 30.0
+LIT_LIGHTER = 10.0
+LIT_SHARE = 0.2
+
+
+def _lit_side(centres_lab: np.ndarray, sizes: np.ndarray, core: int, tile_lab: np.ndarray) -> int:
+    """The cluster that tells a standing piece's colour: seen from a tilted camera, the
+    middle of what a figure changed may be its shaded side (or its shadow's edge), a
+    darker, duller shade of its colour. A cluster of the same hue, clearly lighter and
+    stronger, holding a fair share of the change, is its lit side and tells the colour.
+    A near-black or white piece has no hue to go by and keeps its middle, and the tile
+    (``tile_lab``) seen between a piece's parts is no lit side.
+
+    >>> c = np.array([[8.0, 16, -9], [37, 40, -35], [35, -37, 32]])     # shaded, lit purple; grass
+    >>> _lit_side(c, np.array([50, 40, 30]), 0, np.array([35.0, -37, 32]))
+    1
+    >>> c = np.array([[14.0, -6, 6], [36, -35, 33], [60, 0, 0]])        # near-black on grass
+    >>> _lit_side(c, np.array([50, 40, 30]), 0, np.array([35.0, -37, 32]))
+    0
+    """
+    chroma = np.hypot(centres_lab[:, 1], centres_lab[:, 2])
+    hue = np.degrees(np.arctan2(centres_lab[:, 2], centres_lab[:, 1]))
+    best = core
+    if chroma[core] < FAMILY_CHROMA / 2:
+        return core
+    for k in range(len(centres_lab)):
+        if lab_distance(centres_lab[k], tile_lab, MATCH_WEIGHTS) < MATCH:
+            continue
+        gap = abs((hue[k] - hue[core] + 180) % 360 - 180)
+        if (k != core and chroma[k] >= FAMILY_CHROMA and chroma[k] > chroma[best] and gap < LIT_HUE
+                and centres_lab[k, 0] > centres_lab[core, 0] + LIT_LIGHTER and sizes[k] >= LIT_SHARE * sizes.sum()):
+            best = k
+    return best
+
+
 def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: list[str],
-                  snow_cells=()) -> tuple[ChangeModel, dict]:
+                  snow_cells=(), leans: list | None = None) -> tuple[ChangeModel, dict]:
     """The change model from setup grids (the empty board, then one hunter more each).
 
     ``grids`` are :func:`sample_grid` of each setup frame, ``gains`` (37, 3) each frame's
     board light, as :mod:`vision.calibration` measures it; ``labels_at[i]`` names the
     hunter put down in frame ``i + 1``. Returns the model and where each hunter was
-    put down (``{label: cell}``); ``snow_cells`` are the snow tiles' cells.
+    put down (``{label: cell}``); ``snow_cells`` are the snow tiles' cells, ``leans``
+    each frame's :func:`vision.reader.figure_leans` (how each hunter stands, :func:`stance`).
     ``ValueError`` if a frame shows no new piece.
     """
     # The cross cell's light is the board's around it: its ring may show the mammoth.
@@ -321,6 +416,10 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     # Its size as the cross cell shows it, the print's lines left out (as when read).
     body = np.flatnonzero(mam)[big]
     mammoth = Look(tuple(float(v) for v in colour / light0[CENTRE]), float(len(np.setdiff1d(body, lines))))
+    # The other cluster, when it is one, is the cross's print seen around the mammoth.
+    print_colour = None
+    if share < 1.0:
+        print_colour = tuple(float(v) for v in np.median(mam_pts[~big], axis=0) / light0[CENTRE])
     empty[CENTRE] = snow / light0[CENTRE]
     hunters, cells, darks = {}, {}, []
     for index in range(1, len(grids)):
@@ -350,17 +449,21 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         seen = moved[cell] & strong[0]
         shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
         label = labels_at[index - 1]
+        own = np.zeros((NUM_CELLS, len(GRID)), bool)
+        own[cell] = seen & (label_of[0] == 0) & ~shade
+        stands = float(stance(own, None if leans is None else leans[index])[cell])
         hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
                               float((seen & (label_of[0] == 0) & ~shade).sum()),
                               float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
                               float(counts[cell]), float(overhang),
-                              tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None)
+                              tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None,
+                              stands)
         if dark.sum():
             darks.append(after[cell][dark] / light[cell])
         cells[label] = cell
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
-                       lines), cells
+                       lines, print_colour), cells
 
 
 def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
@@ -486,14 +589,16 @@ def _remainder_owned(bodies_c: np.ndarray, sizes: np.ndarray, k: int) -> bool:
                 or bodies_c[k] - sizes[k] >= OWNER_POINTS)
 
 
-def _hunters(bodies, dark_counts, changed, looks, labels, ok):
+def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     """``({label: cell}, confidence)``: each hunter on the cell showing about his own
     size of his colour (more is a trap of his colour, less a piece of that colour seen
     on its edge), where what he leaves unexplained on the cell has an owner (a piece
     of his colour on another's trap leaves that trap's colour; a lone trap of his
     colour about his size leaves its print, of no player's colour). A hunter only seen
     on trap-sized patches of his colour stands on his own trap: his dark part (outline,
-    shadow; a flat trap has none) tells which."""
+    shadow; a flat trap has none) tells which. A hunter seen standing at setup fits a
+    cell where his colour lies flat (``stances`` (37, K), :func:`stance`) less: a lone
+    trap of his colour and size, seen from a tilted camera."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     conf = np.ones(NUM_CELLS)
@@ -506,6 +611,10 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok):
         for c in np.flatnonzero((share >= HUNTER_SHARE) & ~trap_sized):
             if changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k):
                 fit[c] -= UNOWNED_PENALTY
+        if stances is not None and look.stands >= STANDS:
+            told = stances[:, k] > 0
+            flat = np.clip((look.stands - stances[:, k]) / (look.stands - 1.0), 0.0, 1.0)
+            fit = np.where(told, fit - FLAT_PENALTY * flat, fit)
         fit = np.where(trap_sized, -1.0, fit)
         if fit.max() >= HUNTER_SHARE - UNOWNED_PENALTY and (share >= HUNTER_SHARE)[np.argmax(fit)]:
             hunters[label] = int(np.argmax(fit))
@@ -546,11 +655,16 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
         order = np.argsort(-excess)
         best = excess[order[0]]
         second = max(excess[order[1]], 0.0) if len(order) > 1 else 0.0
-        if residual >= TRAP_POINTS and best >= OWNER_POINTS:
+        # Under a standing hunter, his own extent (his shade, his shadow) may hide most
+        # of a trap's change: a clear patch of a player's colour beyond him still tells it.
+        under = here.any() and best >= UNDER_OWNER
+        if (residual >= TRAP_POINTS or under) and best >= OWNER_POINTS:
             traps[int(c)] = labels[int(order[0])]
         # Sure when the residual is far from the line and one owner stands out.
         margin = abs(residual - TRAP_POINTS) / TRAP_POINTS
-        if residual >= TRAP_POINTS:
+        if under:
+            margin = max(margin, (best - UNDER_OWNER) / UNDER_OWNER)
+        if residual >= TRAP_POINTS or under:
             margin = min(margin, (best - second) / max(best, 1.0), abs(best - OWNER_POINTS) / OWNER_POINTS)
         conf[c] = float(np.clip(margin * 2, 0, 1))
     return traps, conf
@@ -573,6 +687,16 @@ def _choice_confidence(conf: np.ndarray, score: np.ndarray, line: float) -> np.n
     return out
 
 
+def _print_points(model: ChangeModel, grid, grid_lab, expected, gain) -> np.ndarray:
+    """(n,) the cross cell's points that show its print (its colour seen around the
+    mammoth at setup, blended with the snow) nearer than the mammoth's colour: when the
+    mammoth has left, the whole print shows, and it is no mammoth."""
+    colours = np.clip(np.array([model.mammoth.colour, model.print_colour])[None] * gain[CENTRE], 0, 1)
+    c = slice(CENTRE, CENTRE + 1)
+    label, _, matched, _ = match_points(grid[c], grid_lab[c], expected[c], colours[None][:, 0])
+    return (matched & (label == 1))[0]
+
+
 @dataclass
 class ChangeReading:
     mammoth: int | None
@@ -584,12 +708,14 @@ class ChangeReading:
 
 
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
-                 grass: np.ndarray, labels: list[str]) -> ChangeReading:
+                 grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
     ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
     only ones a trap may lie on). Each cell's light is its own against its empty look
-    (:func:`cell_light`), for the empty look and the pieces' colours alike.
+    (:func:`cell_light`), for the empty look and the pieces' colours alike. ``leans``
+    (:func:`vision.reader.figure_leans`) tell a standing hunter from a flat trap of his
+    colour (:func:`stance`).
     """
     grid_lab = to_lab(grid)
     gain = cell_light(model.empty, grid)
@@ -598,6 +724,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     moved = change > CHANGED
     # The cross's print is no piece, wherever the mammoth hid it at setup.
     moved[CENTRE, list(model.cross_print)] = False
+    if model.print_colour is not None:
+        moved[CENTRE] &= ~_print_points(model, grid, grid_lab, expected, gain)
     looks = [model.mammoth] + [model.hunters[k] for k in labels]
     refl = np.array([look.colour for look in looks] + [model.dark])                 # (K+2, 3)
     colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)
@@ -614,7 +742,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
          distance[cells, points]) = (part[0] for part in sub)
     n_k = len(looks) + 1
     # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
-    lit = moved & strong & ~shadowed(grid, grid_lab, expected, distance)
+    shade = shadowed(grid, grid_lab, expected, distance)
+    lit = moved & strong & ~shade
     counts = np.stack([(lit & (label == k)).sum(axis=1) for k in range(n_k)], axis=1).astype(float)
     # (The dark part and a near-black player's colour are one: both count as dark here.)
     dark_like = np.append(lab_distance(to_lab(refl[1:-1]), to_lab(refl[-1])) < MATCH / 2, True)
@@ -633,7 +762,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     # chromatic player's hue (its lightness and strength free) is of his family.
     family = _family(grid_lab, moved & ~matched, colours[:, 1:-1])                   # (37, n) index or -1
     family_counts = np.stack([(family == k).sum(axis=1) for k in range(len(labels))], axis=1).astype(float)
-    unknown_pts = (moved & ~matched & (family < 0)).sum(axis=1)
+    # A standing piece's shadow (its tile, darker) is explained: it is no hand, no new piece.
+    unknown_pts = (moved & ~matched & ~shade & (family < 0)).sum(axis=1)
     unknown = (unknown_pts >= UNKNOWN_POINTS) & (unknown_pts >= UNKNOWN_SHARE * moved.sum(axis=1))
     unknown[CENTRE] = False      # the cross's print is no learnt colour
     # The tile ring unlike the tile's class colour (a lamp's hotspot, a print's stain)
@@ -656,7 +786,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
     changed = moved.sum(axis=1).astype(float)
-    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok)
+    stances = None
+    if leans is not None:
+        stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
+    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
     conf = np.minimum(conf, hunter_conf)
     traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth)
     conf = np.minimum(conf, trap_conf)

@@ -578,12 +578,13 @@ class BoardReader:
         """Pieces as what they change on each cell's empty look (:mod:`vision.changes`)."""
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
-        seen = read_changes(self.calibration.changes, grid, ~ring_foreign, grass, self.labels)
+        leans = figure_leans(homography, frame.shape)
+        seen = read_changes(self.calibration.changes, grid, ~ring_foreign, grass, self.labels, leans)
         # Each cell's own empty look tells better than its tile class whether it is
         # covered: a tile ring unlike its class that shows learnt pieces is no hand.
         occluded = (ring_foreign & seen.ring_changed) | ~inside | seen.unknown
         if (occluded != ring_foreign).any() and not occluded.all():
-            seen = read_changes(self.calibration.changes, grid, ~occluded, grass, self.labels)
+            seen = read_changes(self.calibration.changes, grid, ~occluded, grass, self.labels, leans)
             occluded = occluded | seen.unknown
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,

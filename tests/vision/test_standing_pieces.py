@@ -1,0 +1,81 @@
+"""Players' own pieces with height, read by their changes, on photographed tables.
+
+Each table is drawn here by ``sim.tabletop`` from a development seed (5,000,000 on;
+never the held-out 8,000,000 on), calibrated from its setup frames as ``maamut
+calibrate`` does and read as ``maamut read`` does. Standing pieces seen from a tilted
+camera show a lit side and a shaded side, lean away from the camera and cast shadows.
+"""
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from engine.hexgrid import CENTRE, parse_cell
+from sim.tabletop.samples import generate_table, plan_table
+from vision.calibration import learn, setup_score
+from vision.colour import to_lab
+from vision.reader import BoardReader
+
+pytestmark = pytest.mark.slow
+
+
+@lru_cache(maxsize=2)
+def table(seed: int):
+    sample = generate_table(seed, reads=4)
+    frames = [frame.image() for frame in sample.calib]
+    return sample, frames, learn(frames)
+
+
+def hue(lab) -> float:
+    return float(np.degrees(np.arctan2(lab[2], lab[1])))
+
+
+def setup_cells(seed: int) -> dict:
+    setup, _, _ = plan_table(seed)
+    label = {player: f"c{i}" for i, player in enumerate(setup.game.players)}
+    return {label[p]: parse_cell(cell) for p, cell in setup.boards[-1]["hunters"].items()}
+
+
+def test_a_tall_figures_colour_is_learnt_from_its_lit_side():
+    """Figures 2.8 tile radii tall under a camera tilted 23°: the middle of what each
+    changed is mostly his shaded side (a purple figure was learnt near-black, L 8).
+    Each chromatic player's learnt colour now has his own hue and is no darker than
+    a third of the lightness range."""
+    sample, _, calibration = table(5_000_001)
+    info = sample.table
+    assert info["hunter_shape"] == "figure" and info["tilt"] > 20 and calibration.pieces == "changes"
+    for i, player in enumerate(info["players"]):
+        if player == info["dark_player"]:
+            continue
+        true = to_lab(np.array([int(info["colours"][player][k:k + 2], 16) / 255 for k in (1, 3, 5)]))
+        learnt = to_lab(np.clip(np.array(calibration.changes.hunters[f"c{i}"].colour), 0, 1))
+        assert abs((hue(learnt) - hue(true) + 180) % 360 - 180) < 35, player
+        assert learnt[0] > 20, player
+
+
+def test_the_calibration_keeps_the_model_that_explains_more_of_the_setup():
+    """Wooden cylinders under a 20° camera: the figures' model reads the setup back
+    wrong, and the changes do too, but less so (:func:`vision.calibration.setup_score`:
+    the mammoth on the cross and each hunter where he was put down count for a model,
+    any piece read where none is against it): the set is read by its changes. (It was
+    read by the figures' model, kept unless the changes read the setup back exactly.)"""
+    _, frames, calibration = table(5_000_000)
+    cells = setup_cells(5_000_000)
+    chosen = setup_score(calibration, frames, cells)
+    assert calibration.pieces == "changes"
+    assert chosen > setup_score(learn(frames, pieces="figures"), frames, cells)
+
+
+def test_the_cross_print_is_no_mammoth_once_it_has_left():
+    """A mammoth figure on a cross drawn in lines: setup learns the print's colour seen
+    around the mammoth; once the mammoth has left the cross, the whole print shows and
+    is never surely read as the mammoth: he is read where he stands, or not at all, or
+    the cross is reported unsure (the tracker then waits)."""
+    sample, _, calibration = table(5_000_002)
+    assert calibration.changes.print_colour is not None
+    left = [(frame, truth) for frame, truth in sample.reads if truth["mammoth"] != "0,0"]
+    assert left
+    for frame, truth in left:
+        seen = BoardReader(calibration).read(frame.image(), 0.0)
+        assert seen.mammoth in (None, CENTRE, parse_cell(truth["mammoth"]))
+        assert seen.mammoth != CENTRE or CENTRE in seen.unsure_cells
