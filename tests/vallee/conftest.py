@@ -28,3 +28,11 @@ def run_cli(args, stdin: str = "") -> tuple[int, dict]:
 @pytest.fixture
 def sample_json():
     return shipped_map_json("sample")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, one per test module (the browser tests' shared fixture)."""
+    from tests.chromium import launched
+    with launched() as running:
+        yield running

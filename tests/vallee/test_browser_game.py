@@ -11,46 +11,19 @@ player (:mod:`vallee.autoplay`), then every entry of the fifth turn is given on 
 
 from __future__ import annotations
 
-import os
 import random
-from pathlib import Path
 
 import pytest
 
-from companion_web import create_app
-from companion_web.serve import BackgroundServer
-from maamut.app import vallee_mode
-from tests.chromium import CHROMIUM, launched
-from vallee.autoplay import answer, movement
+from vallee.autoplay import movement
 from vallee.calendar import PHASES
-from vallee.core import IllegalRequest
 
-PIN = "246810"
-WRITE = {"X-Referee-PIN": PIN, "X-Vallee": "1"}
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts" / "vallee"
-AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-SIZES = {"tablet": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
+from .browser_kit import AXE, BROWSER_TESTS, SIZES, context, login, play_one, serve, shot, table
+
 #: Seed 2: no event of the fifth turn holds the season, so all ten phases run in it.
 SETUP = {"players": ["red", "blue", "green"], "map": "sample", "seed": 2}
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
-
-
-def serve(folder: Path) -> BackgroundServer:
-    app = create_app({"REFEREE_PIN": PIN}, games=[vallee_mode(str(folder / "maps"), str(folder / "vallee-game.jsonl"))])
-    running = BackgroundServer(app, threads=8).start()
-    running.app = app
-    return running
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture
@@ -60,10 +33,6 @@ def server(tmp_path):
     running.stop()
 
 
-def table(server):
-    return server.app.extensions["vallee_table"]
-
-
 def prepare(server, until_turn: int) -> None:
     """A game started and played by the random player up to the start of ``until_turn``."""
     t = table(server)
@@ -71,38 +40,6 @@ def prepare(server, until_turn: int) -> None:
     rng = random.Random(3)
     while t.game.turn < until_turn:
         play_one(t, rng)
-
-
-def play_one(t, rng) -> None:
-    """One entry of the random player (a card it offers that the game refuses is not played)."""
-    entry = answer(t.game, rng)
-    try:
-        t.play(entry)
-    except IllegalRequest:
-        if entry["kind"] != "trick":
-            raise
-
-
-def context(browser, size: str, **options):
-    ctx = browser.new_context(viewport=SIZES[size], **options)
-    page = ctx.new_page()
-    page.errors = []
-    page.on("console", lambda msg: msg.type == "error" and "status of 404" not in msg.text and page.errors.append(msg.text))
-    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-    page.on("response", lambda r: r.status >= 400 and r.status != 404 and page.errors.append(f"{r.status} {r.url} {r.text()}"))
-    return ctx, page
-
-
-def login(page, server) -> None:
-    page.goto(server.url + "/referee")
-    page.fill("input[name='pin']", PIN)
-    page.click("form.login button[type='submit']")
-    page.wait_for_load_state("load")
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def wait_changed(page, etag: str) -> str:

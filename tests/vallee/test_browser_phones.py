@@ -15,19 +15,12 @@ from vallee.core import BadRequest, IllegalRequest
 from vallee.game_tricks import CHOICES
 from vallee.tricks import TRICKS
 
-from tests.chromium import launched
+from .browser_kit import AXE, BROWSER_TESTS, context, login, play_one, serve, shot, table
 
-from .test_browser_game import AXE, context, login, play_one, serve, shot, table
-from .test_browser_game import pytestmark  # noqa: F401  (Debian's chromium, marked browser)
+pytestmark = BROWSER_TESTS
 
 #: Seed 3: red may set a forest on fire (Incendiaire, with a target cell) in turn 2.
 SETUP = {"players": ["red", "blue", "green"], "map": "sample", "seed": 3}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as running:
-        yield running
 
 
 @pytest.fixture

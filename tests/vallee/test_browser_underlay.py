@@ -7,7 +7,6 @@ no serious or critical violation with the photo shown. Screenshots in
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import cv2
@@ -16,26 +15,13 @@ import pytest
 
 from companion_web import GameMode, create_app
 from companion_web.serve import BackgroundServer
-from tests.chromium import CHROMIUM, launched
 from vallee.web import EXTENSION, MapShelf, bp
 
-PIN = "246810"
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts" / "vallee"
-AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-SIZES = {"tablet": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
+from .browser_kit import ARTIFACTS, AXE, BROWSER_TESTS, PIN, SIZES
+
 MAGENTA = (255, 0, 255)  # a colour no terrain of the drawing has
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture

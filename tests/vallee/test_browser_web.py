@@ -9,8 +9,6 @@ Screenshots go to ``test-artifacts/vallee/`` (gitignored) for a human to look at
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 
@@ -18,25 +16,12 @@ from companion_web import GameMode, create_app
 from companion_web.serve import BackgroundServer
 from vallee.board import sample_valley, shipped_map_json
 from vallee.validate import map_problems
-from tests.chromium import CHROMIUM, launched
 from vallee.web import EXTENSION, MapShelf, bp
 
-PIN = "246810"
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts" / "vallee"
-AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-SIZES = {"tablet": {"width": 1024, "height": 768}, "phone": {"width": 390, "height": 844}}
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium is not installed at /usr/bin/chromium"),
-]
+from .browser_kit import ARTIFACTS, AXE, BROWSER_TESTS, PIN, SIZES
 
 
-@pytest.fixture(scope="module")
-def browser():
-    with launched() as browser:
-        yield browser
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture
