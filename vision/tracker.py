@@ -897,7 +897,7 @@ class GameTracker:
         An option must stand for one board: when the contents it names are those of
         several resolutions (or of one and the game's board), answering it commits
         nothing and the resolutions it leaves open are asked about next. The cell asked
-        is the one where the best fit stands alone, then where most options do."""
+        tells most contents apart (then the best fit's alone, then most options alone)."""
         distinct = {}
         for c in candidates:
             distinct.setdefault(c.outcome.position, c)
@@ -916,7 +916,7 @@ class GameTracker:
         def telling(x):
             grouped = groups(x)
             alone = sum(len(g) == 1 for g in grouped.values())
-            return (grouped[contents_of_view(views[0], x)] == [0], len(grouped), alone, -x)
+            return (len(grouped), grouped[contents_of_view(views[0], x)] == [0], alone, -x)
 
         cell = max(cells, key=telling)
         grouped = groups(cell)
