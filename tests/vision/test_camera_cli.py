@@ -1,5 +1,4 @@
 """The command-line contract: render, calibrate, read --json, and clear failures."""
-import io
 import json
 from pathlib import Path
 
