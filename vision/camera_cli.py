@@ -209,7 +209,10 @@ def _terminal_asker(run, lang: str):
     """``maamut track --ask``: each question worded on stderr, the answer's number read
     from stdin (1 for the first answer); an empty line or the end of stdin leaves it
     unanswered (the game waits, the question is in the result). A refused answer (the
-    board it implies is not the game's, nor a legal turn) is said, and asked again."""
+    board it implies is not the game's, nor a legal turn) is said and ends that round:
+    the question stays pending (asking the same answer again would only be refused
+    again, and a scripted stdin would spin). A line that is no answer's number is asked
+    again, a few times at most."""
     from .questions import WORDS, QuestionRefused, worded
 
     words = WORDS[lang]
@@ -218,7 +221,9 @@ def _terminal_asker(run, lang: str):
     def ask(question) -> None:
         nonlocal closed
         text, answers = worded(question.to_json(), lang)
-        while not closed:
+        for _ in range(MAX_PROMPTS):
+            if closed:
+                return
             print(f"camera: {text}", file=sys.stderr)
             for number, answer in enumerate(answers, start=1):
                 print(f"  {number}) {answer}", file=sys.stderr)
@@ -236,10 +241,13 @@ def _terminal_asker(run, lang: str):
                 run.answer(question.id, int(line) - 1)
             except QuestionRefused as exc:
                 print(words["refused"].format(why=exc.message), file=sys.stderr)
-                continue
             return
 
     return ask
+
+
+#: Lines read for one question at the terminal before it is left pending (typos).
+MAX_PROMPTS = 3
 
 
 def _print_human(result: dict) -> None:

@@ -136,6 +136,9 @@ class Question:
     #: When the question is which of several legal resolutions the cells' changes show:
     #: the whole board each option stands for (labels), matched as it is once answered.
     boards: tuple | None = field(default=None, repr=False)
+    #: Per option of such a question, the resolutions it still leaves open when it stands
+    #: for several (its board is then the game's, which commits nothing): asked next.
+    narrowed: tuple | None = field(default=None, repr=False)
 
     def to_json(self) -> dict:
         """The page's form: the cell as ``"q,r"``, owners as player ids."""

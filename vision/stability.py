@@ -247,6 +247,11 @@ class BoardChanges:
         self.evidence: ChangeEvidence | None = None   # the still board's, while it holds
         self._previous: np.ndarray | None = None
         self._still = 0
+        # The still run's last grids and their occupancies (computed when needed): a
+        # faint piece near the line between "changed" and "the tile" may flicker in one
+        # frame's count with the sensor's noise, never in the run's median.
+        self._run: list[np.ndarray] = []
+        self._run_occupancy: list[np.ndarray | None] = []
         self._reference: np.ndarray | None = None   # occupancy of the board the game was last seen on
         self._reference_grid: np.ndarray | None = None
         self._rest_pending = False
@@ -254,6 +259,13 @@ class BoardChanges:
     def occupancy(self, grid: np.ndarray) -> np.ndarray:
         """(37,) grid points of each cell unlike the empty board (its light divided out)."""
         return changed_counts(self.empty, grid).astype(float)
+
+    def still_occupancy(self) -> np.ndarray:
+        """(37,) each cell's median occupancy over the still run's last frames."""
+        for i, grid in enumerate(self._run):
+            if self._run_occupancy[i] is None:
+                self._run_occupancy[i] = self.occupancy(grid)
+        return np.median(np.stack(self._run_occupancy), axis=0)
 
     def start(self, grid: np.ndarray) -> None:
         """The game starts on this board (the last setup step's grids)."""
@@ -264,7 +276,7 @@ class BoardChanges:
         """The board shows the game's position: it is the reference from the next still
         frame on (this one, when the board is still)."""
         if self._still > 1 and self._previous is not None:
-            self._reference = self.occupancy(self._previous)
+            self._reference = self.still_occupancy()
             self._reference_grid = self._previous
             self._rest_pending = False
         else:
@@ -276,21 +288,26 @@ class BoardChanges:
         has been still for ``frames`` frames and the game's board is known."""
         if grid is None:
             self._previous, self._still, self.evidence = None, 0, None
+            self._run, self._run_occupancy = [], []
             return None
         moved = self._previous is None or bool(moved_between(self._previous, grid))
         self._previous = grid
         self._still = 1 if moved else self._still + 1
         if moved:
             self.evidence = None
+            self._run, self._run_occupancy = [], []
+        self._run.append(grid)
+        self._run_occupancy.append(None)
+        del self._run[:-self.frames], self._run_occupancy[:-self.frames]
         if self._rest_pending and self._still > 1:
-            self._reference, self._rest_pending = self.occupancy(grid), False
+            self._reference, self._rest_pending = self.still_occupancy(), False
             self._reference_grid = grid
         if self._reference is None or self._still < self.frames:
             return None
         if self.evidence is not None:
             self.evidence = replace(self.evidence, settled=False, waited=self._still == WAITED * self.frames)
             return self.evidence
-        change = self.occupancy(grid) - self._reference
+        change = self.still_occupancy() - self._reference
         # The cross cell's empty look is unknown (the mammoth stood on it at setup):
         # there, how much changed since the game's board is all there is.
         change[CENTRE] = changed_counts(self._reference_grid, grid)[CENTRE]

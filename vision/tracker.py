@@ -892,28 +892,52 @@ class GameTracker:
     def _ask_between(self, candidates: list, game: BoardView, timestamp: float) -> bool:
         """Ask the referee which of the resolutions the board shows (the best fit first),
         or that it still shows the game's board, about the cell that tells them apart:
-        its contents in each."""
+        its contents in each.
+
+        An option must stand for one board: when the contents it names are those of
+        several resolutions (or of one and the game's board), answering it commits
+        nothing and the resolutions it leaves open are asked about next. The cell asked
+        tells most contents apart (then the best fit's alone, then most options alone)."""
         distinct = {}
         for c in candidates:
-            distinct.setdefault(c.outcome.position, c.view)
-        views = list(distinct.values()) + [game]
+            distinct.setdefault(c.outcome.position, c)
+        resolutions = list(distinct.values())
+        views = [c.view for c in resolutions] + [game]
         cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)})
-        cell = max(cells, key=lambda x: (len({contents_of_view(v, x) for v in views}), -x))
-        by_contents = {}
-        for view in views:
-            by_contents.setdefault(contents_of_view(view, cell), view)
-        if len(by_contents) < 2:
+        if not cells:
             return False
+
+        def groups(x):
+            grouped = {}
+            for i, view in enumerate(views):
+                grouped.setdefault(contents_of_view(view, x), []).append(i)
+            return grouped
+
+        def telling(x):
+            grouped = groups(x)
+            alone = sum(len(g) == 1 for g in grouped.values())
+            return (len(grouped), grouped[contents_of_view(views[0], x)] == [0], alone, -x)
+
+        cell = max(cells, key=telling)
+        grouped = groups(cell)
+        if len(grouped) < 2:
+            return False
+        game_key = contents_of_view(game, cell)
         # The best fits first, the game's board last.
-        kept = [k for k, v in by_contents.items() if v is not game][:MAX_ASKED - 1]
-        by_contents = {k: by_contents[k] for k in kept + [contents_of_view(game, cell)]}
-        contents = tuple(by_contents)
-        boards = tuple(self._observation_of(by_contents[k], timestamp) for k in contents)
+        kept = [k for k in grouped if k != game_key][:MAX_ASKED - 1] + [game_key]
+        boards, narrowed = [], []
+        for key in kept:
+            members = grouped[key]
+            alone = len(members) == 1
+            boards.append(self._observation_of(views[members[0]] if alone else game, timestamp))
+            narrowed.append(None if alone else [resolutions[i] for i in members if i < len(resolutions)])
+        contents = tuple(kept)
         snap = self.table.snapshot()
         self.questions.asked += 1
         raw = self.contents_for_reader(contents[0])
         self.questions.current = Question(self.questions.asked, cell, contents[0], contents, snap.version,
-                                          timestamp, raw, boards[0], boards=boards)
+                                          timestamp, raw, boards[0], boards=tuple(boards),
+                                          narrowed=tuple(narrowed))
         return True
 
     def _observation_of(self, view: BoardView, timestamp: float) -> Observation:
@@ -1075,6 +1099,10 @@ class GameTracker:
         # The next settled board carries the taught reading: it is the board just matched.
         self.stability.reset(forget_committed=True)
         self.questions.teach(self, question, self.contents_for_reader(question.options[option]))
+        still_open = question.narrowed[option] if question.narrowed else None
+        if still_open and self.table.snapshot().version == question.version:
+            # The answer names what several resolutions leave there: ask between those.
+            self._ask_between(still_open, self.game_view(), question.time)
         game = self.table.game
         done = game.entries()[entries:] if game is not None else []
         return {"committed": list(done), "reports": self.reports[reports:]}
