@@ -153,6 +153,11 @@ class TrackRun:
     def _relearnt(self, calibration: Calibration, timestamp: float) -> None:
         # Only the reader's colours change: the game, its journal and the labels stay.
         self.reader = BoardReader(calibration, lock_tiles=True)
+        # The setup's empty board was seen under the old light, and under this one every
+        # cell would differ from it: from here on the re-learnt reader decides alone (as
+        # with a saved calibration) rather than each cell against a stale empty look.
+        self.changes = None
+        self.tracker.board_changes = None
         by = self.light.last.by
         self.tracker.reports.append({"type": "light_relearnt", "time": round(timestamp, 3), "cells": [],
                                      "message": f"the light was re-learnt ({'referee' if by == 'button' else 'automatically'})"})
