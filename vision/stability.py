@@ -32,7 +32,7 @@ import numpy as np
 from engine.hexgrid import CENTRE
 
 from .calibration import moved_between
-from .changes import changed_counts
+from .changes import changed_counts, light_strays
 from .observation import Observation
 
 
@@ -247,29 +247,40 @@ class BoardChanges:
         self.evidence: ChangeEvidence | None = None   # the still board's, while it holds
         self._previous: np.ndarray | None = None
         self._still = 0
-        self._reference: np.ndarray | None = None   # occupancy of the board the game was last seen on
-        self._reference_grid: np.ndarray | None = None
+        self._reference: np.ndarray | None = None   # grids of the board the game was last seen on
         self._rest_pending = False
 
-    def occupancy(self, grid: np.ndarray) -> np.ndarray:
-        """(37,) grid points of each cell unlike the empty board (its light divided out)."""
-        return changed_counts(self.empty, grid).astype(float)
+    def occupancy(self, grid: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
+        """(37,) grid points of each cell unlike the empty board (its light divided out;
+        ``strays``: cells lit as their neighbours, :func:`vision.changes.cell_light`)."""
+        return changed_counts(self.empty, grid, strays).astype(float)
 
     def start(self, grid: np.ndarray) -> None:
         """The game starts on this board (the last setup step's grids)."""
-        self._reference, self._rest_pending, self.evidence = self.occupancy(grid), False, None
-        self._reference_grid = grid
+        self._reference, self._rest_pending, self.evidence = grid, False, None
 
     def rest(self) -> None:
         """The board shows the game's position: it is the reference from the next still
         frame on (this one, when the board is still)."""
         if self._still > 1 and self._previous is not None:
-            self._reference = self.occupancy(self._previous)
-            self._reference_grid = self._previous
+            self._reference = self._previous
             self._rest_pending = False
         else:
             self._rest_pending = True
         self.evidence = None
+
+    def change_since_reference(self, grid: np.ndarray) -> np.ndarray:
+        """(37,) each cell's signed change since the game's board: how much more (or less)
+        unlike the empty board it is. Both boards are lit alike cell by cell: where either
+        takes its neighbours' light (a piece over its ring), both do, or a ring trap whose
+        own light lies near that line counts its ring once and not the next time (the board
+        nudged under the lamp between two moves), as if a hunter had come or gone."""
+        strays = light_strays(self.empty, self._reference) | light_strays(self.empty, grid)
+        change = self.occupancy(grid, strays) - self.occupancy(self._reference, strays)
+        # The cross cell's empty look is unknown (the mammoth stood on it at setup):
+        # there, how much changed since the game's board is all there is.
+        change[CENTRE] = changed_counts(self._reference, grid)[CENTRE]
+        return change
 
     def feed(self, grid: np.ndarray | None) -> ChangeEvidence | None:
         """One frame's grids (``None``: no board in view); the evidence while the board
@@ -283,16 +294,12 @@ class BoardChanges:
         if moved:
             self.evidence = None
         if self._rest_pending and self._still > 1:
-            self._reference, self._rest_pending = self.occupancy(grid), False
-            self._reference_grid = grid
+            self._reference, self._rest_pending = grid, False
         if self._reference is None or self._still < self.frames:
             return None
         if self.evidence is not None:
             self.evidence = replace(self.evidence, settled=False, waited=self._still == WAITED * self.frames)
             return self.evidence
-        change = self.occupancy(grid) - self._reference
-        # The cross cell's empty look is unknown (the mammoth stood on it at setup):
-        # there, how much changed since the game's board is all there is.
-        change[CENTRE] = changed_counts(self._reference_grid, grid)[CENTRE]
-        self.evidence = ChangeEvidence(change, self.size, self.mammoth_noise, settled=True)
+        self.evidence = ChangeEvidence(self.change_since_reference(grid), self.size, self.mammoth_noise,
+                                       settled=True)
         return self.evidence
