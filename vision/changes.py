@@ -192,35 +192,52 @@ def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
 _AROUND = [[n for n in NEIGHBOURS[c] if n is not None] for c in range(NUM_CELLS)]
 
 
-def cell_light(reference: np.ndarray, grid: np.ndarray) -> np.ndarray:
+def _light_ratios(reference: np.ndarray, grid: np.ndarray):
+    """Each cell's own light (the ratio of its outer points), its neighbours' (the median
+    of their log ratios), and whether its own strays from theirs by more than :data:`LIGHT_STRAY`."""
+    ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(reference[:, _OUTER], 0.02, None), axis=1)
+    logs = np.log(np.clip(ratio, 0.02, None))
+    around = np.stack([np.median(logs[_AROUND[c]], axis=0) for c in range(NUM_CELLS)])
+    return ratio, around, np.abs(logs - around).max(axis=1) > LIGHT_STRAY
+
+
+def light_strays(reference: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """(37,) cells whose own light strays from their neighbours' (a piece over the ring):
+    :func:`cell_light` takes theirs there."""
+    return _light_ratios(reference, grid)[2]
+
+
+def cell_light(reference: np.ndarray, grid: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
     """(37, 3) each cell's light now against ``reference`` (a grid of the same board):
     the median ratio of its outer points, most of which no piece covers, channel by
     channel. A piece covering most of the cell (a mammoth token as wide as its tile, a
     large figure) would pass its own colour for the light: where a cell's ratio strays
     from its neighbours' (their median) by more than :data:`LIGHT_STRAY`, theirs is
     taken. (Light changes smoothly from one cell to the next, not always as one smooth
-    field over the board: a lamp's pool, a print's own shading.)
+    field over the board: a lamp's pool, a print's own shading.) ``strays`` (37 bools)
+    takes the neighbours' light on those cells too: two frames compared with each other
+    through the empty board are then lit alike where either strays (a ring trap whose
+    own ratio lies near the line would otherwise count its ring in one and not the other).
 
     >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
     >>> seen = empty * 0.8; seen[3] = 0.1
     >>> cell_light(empty, seen)[[2, 3], 1].astype(float).round(2).tolist()
     [0.8, 0.8]
     """
-    ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(reference[:, _OUTER], 0.02, None), axis=1)
-    logs = np.log(np.clip(ratio, 0.02, None))
-    around = np.stack([np.median(logs[_AROUND[c]], axis=0) for c in range(NUM_CELLS)])
-    stray = np.abs(logs - around).max(axis=1) > LIGHT_STRAY
+    ratio, around, stray = _light_ratios(reference, grid)
+    if strays is not None:
+        stray = stray | strays
     return np.where(stray[:, None], np.exp(around), ratio)
 
 
-def relit_empty(empty: np.ndarray, grid: np.ndarray) -> np.ndarray:
+def relit_empty(empty: np.ndarray, grid: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
     """The empty look of each cell under its light now (:func:`cell_light`).
 
     >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
     >>> round(float(relit_empty(empty, empty * 0.8)[3, 0, 1]), 3)
     0.4
     """
-    return np.clip(empty * cell_light(empty, grid)[:, None, :], 0, 1)
+    return np.clip(empty * cell_light(empty, grid, strays)[:, None, :], 0, 1)
 
 
 def _neighbours() -> np.ndarray:
@@ -249,10 +266,11 @@ def changed_points(grid_lab: np.ndarray, expected_lab: np.ndarray) -> np.ndarray
     return change
 
 
-def changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+def changed_counts(before: np.ndarray, after: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
     """(37,) how many grid points of each cell changed from ``before`` to ``after``
-    (:func:`sample_grid` of two frames), each cell's light now divided out first."""
-    return (changed_points(to_lab(after), to_lab(relit_empty(before, after))) > CHANGED).sum(axis=1)
+    (:func:`sample_grid` of two frames), each cell's light now divided out first
+    (``strays``: cells lit as their neighbours, :func:`cell_light`)."""
+    return (changed_points(to_lab(after), to_lab(relit_empty(before, after, strays))) > CHANGED).sum(axis=1)
 
 
 def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, piece_distance=None) -> np.ndarray:

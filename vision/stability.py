@@ -32,7 +32,7 @@ import numpy as np
 from engine.hexgrid import CENTRE
 
 from .calibration import moved_between
-from .changes import changed_counts
+from .changes import changed_counts, light_strays
 from .observation import Observation
 
 
@@ -247,69 +247,67 @@ class BoardChanges:
         self.evidence: ChangeEvidence | None = None   # the still board's, while it holds
         self._previous: np.ndarray | None = None
         self._still = 0
-        # The still run's last grids and their occupancies (computed when needed): a
-        # faint piece near the line between "changed" and "the tile" may flicker in one
-        # frame's count with the sensor's noise, never in the run's median.
+        # The still run's last grids: a faint piece near the line between "changed" and
+        # "the tile" may flicker in one frame's count with the sensor's noise, never in
+        # the run's median.
         self._run: list[np.ndarray] = []
-        self._run_occupancy: list[np.ndarray | None] = []
-        self._reference: np.ndarray | None = None   # occupancy of the board the game was last seen on
-        self._reference_grid: np.ndarray | None = None
+        self._reference: np.ndarray | None = None   # grids of the board the game was last seen on
         self._rest_pending = False
 
-    def occupancy(self, grid: np.ndarray) -> np.ndarray:
-        """(37,) grid points of each cell unlike the empty board (its light divided out)."""
-        return changed_counts(self.empty, grid).astype(float)
-
-    def still_occupancy(self) -> np.ndarray:
-        """(37,) each cell's median occupancy over the still run's last frames."""
-        for i, grid in enumerate(self._run):
-            if self._run_occupancy[i] is None:
-                self._run_occupancy[i] = self.occupancy(grid)
-        return np.median(np.stack(self._run_occupancy), axis=0)
+    def occupancy(self, grid: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
+        """(37,) grid points of each cell unlike the empty board (its light divided out;
+        ``strays``: cells lit as their neighbours, :func:`vision.changes.cell_light`)."""
+        return changed_counts(self.empty, grid, strays).astype(float)
 
     def start(self, grid: np.ndarray) -> None:
         """The game starts on this board (the last setup step's grids)."""
-        self._reference, self._rest_pending, self.evidence = self.occupancy(grid), False, None
-        self._reference_grid = grid
+        self._reference, self._rest_pending, self.evidence = grid, False, None
 
     def rest(self) -> None:
         """The board shows the game's position: it is the reference from the next still
         frame on (this one, when the board is still)."""
         if self._still > 1 and self._previous is not None:
-            self._reference = self.still_occupancy()
-            self._reference_grid = self._previous
+            self._reference = self._previous
             self._rest_pending = False
         else:
             self._rest_pending = True
         self.evidence = None
+
+    def change_since_reference(self, grid: np.ndarray) -> np.ndarray:
+        """(37,) each cell's signed change since the game's board: how much more (or less)
+        unlike the empty board it is. Both boards are lit alike cell by cell: where either
+        takes its neighbours' light (a piece over its ring), both do, or a ring trap whose
+        own light lies near that line counts its ring once and not the next time (the board
+        nudged under the lamp between two moves), as if a hunter had come or gone."""
+        strays = light_strays(self.empty, self._reference) | light_strays(self.empty, grid)
+        change = self.occupancy(grid, strays) - self.occupancy(self._reference, strays)
+        # The cross cell's empty look is unknown (the mammoth stood on it at setup):
+        # there, how much changed since the game's board is all there is.
+        change[CENTRE] = changed_counts(self._reference, grid)[CENTRE]
+        return change
 
     def feed(self, grid: np.ndarray | None) -> ChangeEvidence | None:
         """One frame's grids (``None``: no board in view); the evidence while the board
         has been still for ``frames`` frames and the game's board is known."""
         if grid is None:
             self._previous, self._still, self.evidence = None, 0, None
-            self._run, self._run_occupancy = [], []
+            self._run = []
             return None
         moved = self._previous is None or bool(moved_between(self._previous, grid))
         self._previous = grid
         self._still = 1 if moved else self._still + 1
         if moved:
             self.evidence = None
-            self._run, self._run_occupancy = [], []
+            self._run = []
         self._run.append(grid)
-        self._run_occupancy.append(None)
-        del self._run[:-self.frames], self._run_occupancy[:-self.frames]
+        del self._run[:-self.frames]
         if self._rest_pending and self._still > 1:
-            self._reference, self._rest_pending = self.still_occupancy(), False
-            self._reference_grid = grid
+            self._reference, self._rest_pending = grid, False
         if self._reference is None or self._still < self.frames:
             return None
         if self.evidence is not None:
             self.evidence = replace(self.evidence, settled=False, waited=self._still == WAITED * self.frames)
             return self.evidence
-        change = self.still_occupancy() - self._reference
-        # The cross cell's empty look is unknown (the mammoth stood on it at setup):
-        # there, how much changed since the game's board is all there is.
-        change[CENTRE] = changed_counts(self._reference_grid, grid)[CENTRE]
+        change = np.median(np.stack([self.change_since_reference(g) for g in self._run]), axis=0)
         self.evidence = ChangeEvidence(change, self.size, self.mammoth_noise, settled=True)
         return self.evidence

@@ -112,3 +112,46 @@ def test_a_board_with_a_few_unreadable_cells_may_settle_but_not_one_under_a_hand
     assert feed_all(stable, markers_covered) == []
     # The unreadable cells are part of the agreement: glare moving elsewhere is a new board.
     assert board_key(seen(0, hidden=(7,))) != board_key(seen(0, hidden=(8,)))
+
+
+# -- what changed on each cell since the game's board (BoardChanges) --------------------
+
+def _board_with_ring_trap(blue_log: float, hunter_on: int | None = None):
+    """A grey empty board and the same board with a ring trap on cell 10 whose own light
+    (its outer points against the empty look) strays by ``blue_log`` from its neighbours'."""
+    import numpy as np
+
+    from vision.changes import GRID
+
+    empty = np.full((CELLS, len(GRID), 3), 0.45, np.float32)
+    board = empty.copy()
+    ring = np.hypot(GRID[:, 0], GRID[:, 1]) > 0.45
+    board[10, ring] = empty[10, ring] * np.exp([0.25, -0.25, blue_log]).astype(np.float32)
+    if hunter_on is not None:
+        middle = np.hypot(GRID[:, 0], GRID[:, 1]) < 0.35
+        board[hunter_on, middle] = (0.8, 0.1, 0.1)
+    return empty, board
+
+
+def test_a_ring_trap_whose_light_lies_on_the_stray_line_is_no_change_from_one_move_to_the_next():
+    """The board nudged under the lamp between two moves puts a ring trap's own light on
+    one side of the light-stray line, then on the other: counted against the empty board
+    with its own light once and its neighbours' the next time, it looked as if a hunter had
+    left it, and the demo's camera stopped following the game. Both boards are now lit
+    alike: the still trap shows no change, a hunter put down elsewhere still does."""
+    from vision.changes import LIGHT_STRAY
+    from vision.stability import CHANGE_AT_REST, CHANGE_SHOWN, BoardChanges
+
+    empty, before = _board_with_ring_trap(LIGHT_STRAY - 0.01)
+    _, after = _board_with_ring_trap(LIGHT_STRAY + 0.01, hunter_on=20)
+    changes = BoardChanges(empty, size=140.0, frames=2)
+    changes.start(before)
+    assert changes.feed(after) is None            # one still frame is not a still board yet
+    evidence = changes.feed(after)
+    strength = evidence.strength(18)
+    assert abs(strength[10]) < CHANGE_AT_REST, strength[10]
+    assert strength[20] >= CHANGE_SHOWN
+    # The same boards, each counted with its own light, disagree on the trap's cell by
+    # more than a hunter's share: what the old comparison took for a piece moving.
+    alone = changes.occupancy(after)[10] - changes.occupancy(before)[10]
+    assert abs(alone) / 140.0 >= CHANGE_SHOWN
