@@ -27,28 +27,19 @@ checked here once; the referee keeps every right.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from flask import Blueprint, Flask, current_app, g, request
+
+from rulekit.players import PlayerRights
 
 from .hub import GameHub
 from .jsonio import error_response
 from .security import is_referee
 
+
 READS = ("GET", "HEAD", "OPTIONS")
-
-
-@dataclass(frozen=True)
-class PlayerRights:
-    """What a player's own link may write in a mode (module docstring)."""
-
-    #: The request header carrying the player's link (their token).
-    header: str
-    #: The player a token belongs to in the game on the table, or ``None``.
-    player_of: Callable[[str], str | None]
-    #: The endpoints a player may write to; each checks the write is the player's own.
-    endpoints: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -119,4 +110,4 @@ def _refuse_without_referee(name: str, players: PlayerRights | None = None):
     return None
 
 
-__all__ = ["GameMode", "PlayerRights", "register_mode"]
+__all__ = ["GameMode", "PlayerRights", "register_mode"]  # PlayerRights: rulekit.players, for the modes

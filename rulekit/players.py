@@ -25,7 +25,7 @@ rulekit.players.SeatError: seat 1: 'Bo b' must be 1 to 24 characters, no spaces 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 #: A player id: printable, without the separators of the games' text notations.
@@ -133,5 +133,19 @@ def read_seats(players, least: int = 2, most: int = 4, known_keys: Iterable[str]
     return seats
 
 
-__all__ = ["PLAYER_ID", "PLAYER_ID_RULE", "MAX_DISPLAY_NAME", "DEFAULT_COLOURS", "SEAT_KEYS", "Seat", "SeatError",
+@dataclass(frozen=True)
+class PlayerRights:
+    """What a player's own link may write in a game mode on the site (the rest needs the
+    referee): the site's guard (``companion_web.games``) reads it, the game's routes declare it."""
+
+    #: The request header carrying the player's link (their token).
+    header: str
+    #: The player a token belongs to in the game on the table, or ``None``.
+    player_of: Callable[[str], str | None]
+    #: The endpoints a player may write to; each checks the write is the player's own.
+    endpoints: frozenset[str]
+
+
+
+__all__ = ["PlayerRights", "PLAYER_ID", "PLAYER_ID_RULE", "MAX_DISPLAY_NAME", "DEFAULT_COLOURS", "SEAT_KEYS", "Seat", "SeatError",
            "is_player_id", "is_colour", "default_colour", "read_ids", "read_seats"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from flask import current_app, g, jsonify, render_template, request
 
-from companion_web.games import PlayerRights
+from rulekit.players import PlayerRights
 
 from rulekit.journal import JournalError
 
