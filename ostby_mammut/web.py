@@ -18,6 +18,7 @@ import threading
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 
+from rulekit.followers import Followers
 from rulekit.journal import Journal, JournalError
 from rulekit.jsonrequest import RequestError, read_object
 
@@ -61,7 +62,7 @@ class MammutSession:
         #: What the journal set aside at this start, if anything (``Loaded.notice()``).
         self.resumed = self.journal.load(replay_prefix)
         self.game: Game | None = self.resumed.game
-        self._subscribers: list = []
+        self._followers = Followers()
 
     # The page's live part: every device follows the table (``companion_web.games``).
     def state(self) -> dict:
@@ -76,14 +77,10 @@ class MammutSession:
     def subscribe(self, fn) -> None:
         """Call ``fn(state)`` after each committed change, in order."""
         with self.lock:
-            self._subscribers.append(fn)
+            self._followers.add(fn)
 
     def _changed(self) -> None:
-        # Called with the lock held, right after a change: subscribers see each state once, in order.
-        if self._subscribers:
-            state = self._state()
-            for fn in list(self._subscribers):
-                fn(state)
+        self._followers.announce(self._state)
 
     def new_game(self, setup: dict) -> None:
         game = Game(setup)  # validates before anything is written

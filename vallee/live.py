@@ -36,6 +36,8 @@ import secrets
 import threading
 from pathlib import Path
 
+from rulekit.followers import Followers
+
 from .calendar import PHASE_EN, PHASE_FR, PHASES
 from .core import SPECIES, BadRequest, IllegalRequest
 from .events import CARDS
@@ -202,7 +204,7 @@ class ValleeTable:
         self.path = Path(journal_path)
         self.lock = threading.RLock()
         self.table = GameTable(str(self.path))
-        self._subscribers: list = []
+        self._followers = Followers()
         self._key = _secret(self.path.with_name(self.path.name + ".key"))
         #: Each kept entry: its words, its events in words, and the chained hash (the ETag).
         self.history: list[dict] = []
@@ -316,13 +318,10 @@ class ValleeTable:
     # -- views -----------------------------------------------------------------------
     def subscribe(self, fn) -> None:
         with self.lock:
-            self._subscribers.append(fn)
+            self._followers.add(fn)
 
     def _changed(self) -> None:
-        if self._subscribers:
-            state = self._state()
-            for fn in list(self._subscribers):
-                fn(state)
+        self._followers.announce(self._state)
 
     def state(self) -> dict:
         """The public view: what every device at the table may see."""
