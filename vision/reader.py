@@ -254,10 +254,14 @@ class BoardReader:
     def _read_tokens(self, frame, homography, first, tiles: TileReading, light: Light, fresh: bool,
                      timestamp: float) -> Observation:
         """Stage 4 for the kit's tokens and for figures (:class:`vision.tokens.TokenReader`)."""
-        evidence = self.tokens.evidence(frame, homography, first["probe"], tiles.lab, light.gain)
         if self.calibration.pieces == "figures":
+            evidence = self.tokens.evidence(frame, homography, first["probe"], tiles.lab, light.gain)
             pieces = self.tokens.figures(evidence, light.occluded, figure_leans(homography, frame.shape))
         else:
+            # The kit's flat tokens are told by their colours under the light the tiles
+            # around say, not by what one tile's print says of a channel it barely shows.
+            gain = self.tokens.piece_light(light.gain, light.occluded, tiles.classes)
+            evidence = self.tokens.evidence(frame, homography, first["probe"], tiles.lab, gain)
             pieces = self.tokens.kit(evidence, light.occluded, tiles.classes)
         occluded = light.occluded | pieces.unreadable
         return self._observation(timestamp, fresh, tiles.classes, tiles.confidence, occluded, pieces.mammoth,

@@ -45,7 +45,7 @@ import numpy as np
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration, median_zones
-from .colour import DARK_LAB_WEIGHTS, TILE_CLASSES, lab_distance, margin_confidence, to_lab
+from .colour import DARK_LAB_WEIGHTS, TILE_CLASSES, lab_distance, margin_confidence, to_lab, trusted_gain_field
 from .geometry import CELL_CENTRES, ZONE_OFFSETS, CellSampler, centroid_offsets
 
 #: A zone whose colour is this far from every candidate is something foreign.
@@ -341,9 +341,37 @@ class TokenReader:
         # Candidate reflectances for tokens: mammoth, then each hunter colour.
         self._token_refl = np.array([calibration.mammoth] + [calibration.hunters[k] for k in self.labels])
         self._rim_refl = np.array(calibration.rim)
+        self._tile_refl = np.array([calibration.tile_colours[k] for k in TILE_CLASSES])
         # Traps: each player's own colour when setup showed one, else the hunter's.
         self._trap_refl = np.array([calibration.mammoth] + [calibration.traps.get(k, calibration.hunters[k])
                                                             for k in self.labels])
+
+    def piece_light(self, gain: np.ndarray, occluded: np.ndarray, classes: np.ndarray) -> np.ndarray:
+        """(37, 3) the light the pieces on each cell are seen under, from each cell's light
+        ``gain`` measured on its tile ring (:meth:`vision.reader.BoardReader.light`).
+
+        How bright the light is, a cell's ring says well; its colour less so where its
+        tile reflects little of a channel (grass's red and blue): there a small difference
+        in the print (a lighter, yellower patch of grass) is a large change of gain, and
+        relit with it a piece's colour strays far from what the camera sees. Each channel
+        keeps the cell's own departure from the light over the board
+        (:func:`vision.colour.fit_gain_field`) in proportion to how much of it the tile
+        reflects; the rest of its departure is the cell's overall brightness.
+
+        >>> reader = TokenReader.__new__(TokenReader)
+        >>> reader._tile_refl = np.array([[0.2, 0.45, 0.2], [0.75, 0.8, 0.85], [0.43, 0.4, 0.42]])
+        >>> gain = np.ones((NUM_CELLS, 3)); gain[5] = [1.4, 1.1, 1.1]     # a yellower patch
+        >>> gain[6] = [0.5, 0.5, 0.5]                                    # a shadow
+        >>> light = reader.piece_light(gain, np.zeros(NUM_CELLS, bool), np.zeros(NUM_CELLS, int))
+        >>> light[5].round(2).tolist(), light[6].round(2).tolist(), light[7].round(2).tolist()
+        ([1.21, 1.1, 1.13], [0.51, 0.5, 0.5], [1.01, 1.0, 1.0])
+        """
+        refl = self._tile_refl[classes]
+        trust = (refl / refl.max(axis=1, keepdims=True)) ** 2
+        field = trusted_gain_field(gain, ~occluded, trust)
+        departure = np.log(gain / field)
+        brightness = (departure * trust).sum(axis=1, keepdims=True) / trust.sum(axis=1, keepdims=True)
+        return field * np.exp(brightness + (departure - brightness) * trust)
 
     def pieces_lab(self, gain: np.ndarray) -> np.ndarray:
         """(37, 1+H, 3) Lab: the mammoth's and each hunter's colour under each cell's light."""
