@@ -324,3 +324,20 @@ def test_figures_stand_on_the_cell_whose_base_disc_shows_their_colour():
     assert pieces.mammoth == parse_cell(shot["mammoth"]) and pieces.traps == {}
     votes = reader.tokens.figure_trap_votes(ev)
     assert votes.shape == (NUM_CELLS, 2 + len(calibration.hunters)) and votes[:, 2:].max() < tokens.TRAP_SHARE
+
+
+def test_tokens_are_judged_under_the_light_the_tiles_around_say_not_a_yellower_grass_print():
+    """On the path-traced kit table a lamp-lit patch of grass reads about 40 % more red
+    than its neutral neighbours (snow, rock) say the light is; the light the tokens are
+    judged under keeps the grass's own green and strays from their red little more than
+    half as far, and the olive printed trap there is read."""
+    reader, tiles, light, _, truth = staged(SAMPLES / "photo-9100002", "read_000")
+    cell = parse_cell("2,-2")
+    assert TILE_CLASSES[tiles.classes[cell]] == "grass" and truth["traps"][cell] == "c0"
+    neutral = [n for n in NEIGHBOURS[cell] if n is not None and TILE_CLASSES[tiles.classes[n]] != "grass"]
+    around = np.median(light.gain[neutral], axis=0)
+    pieces_light = reader.tokens.piece_light(light.gain, light.occluded, tiles.classes)
+    assert light.gain[cell, 0] > 1.3 * around[0]
+    assert abs(np.log(pieces_light[cell, 0] / around[0])) < 0.6 * abs(np.log(light.gain[cell, 0] / around[0]))
+    assert abs(pieces_light[cell, 1] / light.gain[cell, 1] - 1) < 0.05          # green: the ring's own
+    assert reader.read(cv2.imread(str(SAMPLES / "photo-9100002" / "read_000.jpg")), 0.0).traps.get(cell) == "c0"
