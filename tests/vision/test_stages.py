@@ -1,8 +1,9 @@
 """The reader's stages, each on its own: locate, tiles, light, pieces (by their changes,
 and the kit's tokens and the players' figures step by step, :mod:`vision.tokens`).
 
-Frames come from the kept vision samples (``data/samples/``), pieces' grids are built by
-hand so each rule of :mod:`vision.changes` is seen alone.
+Frames come from the kept vision samples (``data/samples/``), the path-traced photo set
+(``data/photo/``) and a rendered kit set; pieces' grids are built by hand so each rule of
+:mod:`vision.changes` is seen alone.
 """
 import json
 from dataclasses import replace
