@@ -89,6 +89,36 @@ def fit_gain_field(gains: np.ndarray, use: np.ndarray) -> np.ndarray:
     return np.exp(fitted)
 
 
+def trusted_gain_field(gains: np.ndarray, use: np.ndarray, trust: np.ndarray) -> np.ndarray:
+    """:func:`fit_gain_field` with each cell's channels trusted unequally (``trust``
+    (37, 3), 0..1): a tile that reflects little of a channel (grass's red and blue) says
+    little about that channel of the light, a small difference in its print being a
+    large change of gain, while the neutral tiles around it say it well.
+
+    >>> gains = np.ones((37, 3)); gains[::3] = [2.0, 1.0, 1.6]           # grass, off in red and blue
+    >>> trust = np.ones((37, 3)); trust[::3] = [0.05, 1.0, 0.05]
+    >>> trusted_gain_field(gains, np.ones(37, bool), trust).max(axis=0).round(2).tolist()
+    [1.06, 1.0, 1.04]
+    >>> fit_gain_field(gains, np.ones(37, bool)).max(axis=0).round(2).tolist()
+    [1.81, 1.0, 1.5]
+    """
+    logs = np.log(np.clip(gains, 0.05, 20))
+    fitted = np.empty_like(logs)
+    keep = use.copy()
+    for round_ in range(3):
+        for c in range(logs.shape[1]):
+            weight = np.sqrt(trust[keep, c])
+            if keep.sum() < 10 or round_ == 0:
+                fitted[:, c] = np.average(logs[keep, c], weights=trust[keep, c] + 1e-9) if keep.any() else 0.0
+                continue
+            coef, *_ = np.linalg.lstsq(_TERMS[keep] * weight[:, None], logs[keep, c] * weight, rcond=None)
+            fitted[:, c] = _TERMS @ coef
+        resid = (np.abs(logs - fitted) * trust).max(axis=1)
+        if use.sum() >= 10:
+            keep = use & (resid < max(0.12, float(np.percentile(resid[use], 80))))
+    return np.exp(fitted)
+
+
 def gain_of(measured, reference) -> np.ndarray:
     """Per-channel gain that turns ``reference`` into ``measured`` (kept in a sane range)."""
     return np.clip(np.asarray(measured) / np.maximum(np.asarray(reference), 0.02), 0.2, 4.0)

@@ -1,7 +1,9 @@
-"""The reader's stages, each on its own: locate, tiles, light, pieces (by their changes).
+"""The reader's stages, each on its own: locate, tiles, light, pieces (by their changes,
+and the kit's tokens and the players' figures step by step, :mod:`vision.tokens`).
 
-Frames come from the kept vision samples (``data/samples/``), pieces' grids are built by
-hand so each rule of :mod:`vision.changes` is seen alone.
+Frames come from the kept vision samples (``data/samples/``), the path-traced photo set
+(``data/photo/``) and a rendered kit set; pieces' grids are built by hand so each rule of
+:mod:`vision.changes` is seen alone.
 """
 import json
 from dataclasses import replace
@@ -17,7 +19,8 @@ from vision.changes import GRID, ChangeModel, Look, read_changes, relit_empty
 from vision.colour import TILE_CLASSES
 from vision.geometry import CELL_CENTRES, project
 from vision.observation import Observation
-from vision.reader import BoardReader, observation_to_json
+from vision import tokens
+from vision.reader import BoardReader, figure_leans, observation_to_json
 from vision.stability import unclean_reason
 
 TABLE = Path(__file__).parent / "data" / "samples" / "flat-6900002"
@@ -200,3 +203,142 @@ def test_unsure_cells_hold_the_board_back_and_are_reported_only_when_there_are_s
     unsure = Observation(0.0, True, False, None, None, 18, {}, {}, (1.0,) * NUM_CELLS, unsure_cells=(4,))
     assert unclean_reason(unsure, 0.0) == "a cell is read with low confidence"
     assert observation_to_json(unsure)["unsure_cells"] == [cell_name(4)]
+
+
+# -- the kit's tokens and the players' figures, step by step (vision.tokens) -----------
+SAMPLES = Path(__file__).parent / "data" / "samples"
+PHOTO = Path(__file__).parent / "data" / "photo"
+
+
+def staged(folder: Path, frame_name: str):
+    """A path-traced table's calibration, one read frame's truth (cells by index, hunters
+    and traps keyed ``c0, c1, …``) and the pieces stage's inputs, as the reader builds them."""
+    calibration = learn([cv2.imread(str(f)) for f in sorted(folder.glob("calib_*.jpg"))])
+    frame = cv2.imread(str(folder / f"{frame_name}.jpg"))
+    truth = json.loads((folder / f"{frame_name}.json").read_text())
+    label = {p: f"c{i}" for i, p in enumerate(truth["players"])}
+    truth = {"mammoth": parse_cell(truth["mammoth"]),
+             "hunters": {label[p]: parse_cell(c) for p, c in truth["hunters"].items()},
+             "traps": {parse_cell(c): label[p] for c, p in truth["traps"].items()}}
+    reader = BoardReader(calibration)
+    geometry, first, inside = reader.locate(frame)
+    tiles = reader.tiles(first, inside)
+    light = reader.light(first, inside, tiles)
+    evidence = reader.tokens.evidence(frame, geometry.homography, first["probe"], tiles.lab, light.gain)
+    return reader, tiles, light, evidence, truth
+
+
+@pytest.fixture(scope="module")
+def kit():
+    """Outlined-disc hunters, printed traps and a pawn for the mammoth, path-traced."""
+    return staged(SAMPLES / "photo-9100002", "read_001")
+
+
+def test_the_evidence_shows_each_hunters_colour_in_his_core_and_no_players_on_bare_cells(kit):
+    reader, _, light, ev, truth = kit
+    assert reader.calibration.pieces == "kit"
+    for label, cell in truth["hunters"].items():
+        assert ev.k_core[cell] == 2 + reader.tokens.labels.index(label)
+    covered = set(truth["hunters"].values()) | set(truth["traps"]) | {truth["mammoth"], CENTRE}
+    bare = [c for c in range(NUM_CELLS) if c not in covered and not light.occluded[c]]
+    assert len(bare) > 20 and (ev.k_core[bare] < 2).all() and (ev.trap_votes[bare, 2:] < tokens.TRAP_SHARE).all()
+    assert not ev.unknown.any()
+
+
+def test_outlines_are_found_round_the_kits_hunters_and_never_round_a_bare_trap(kit):
+    _, _, _, ev, truth = kit
+    rim_share, has_rim = tokens.outlines(ev)
+    assert has_rim[list(truth["hunters"].values())].all()
+    bare_traps = [c for c in truth["traps"] if c not in truth["hunters"].values()]
+    assert bare_traps and not has_rim[bare_traps].any()
+    assert rim_share.min() >= 0.0 and rim_share.max() <= 1.0
+
+
+def test_confidence_is_nothing_on_unreadable_cells_and_high_on_bare_ones(kit):
+    _, _, light, ev, truth = kit
+    readable = np.ones(NUM_CELLS, bool)
+    readable[[3, 7]] = False
+    rim_share, _ = tokens.outlines(ev)
+    confidence = tokens.token_confidence(ev, rim_share, readable)
+    assert confidence[[3, 7]].max() == 0.0
+    covered = set(truth["hunters"].values()) | set(truth["traps"]) | {truth["mammoth"], CENTRE, 3, 7}
+    bare = [c for c in range(NUM_CELLS) if c not in covered and not light.occluded[c]]
+    assert np.median(confidence[bare]) > 0.5
+
+
+def test_each_kit_step_alone_reads_its_pieces(kit):
+    """Hunters (core and outline), the mammoth (a pawn, learnt as covering its cell like
+    the kit's token) and traps (trap rings, grass only) each come out right from the same
+    evidence."""
+    reader, tiles, light, ev, truth = kit
+    readable = ~(light.occluded | ev.unknown)
+    rim_share, has_rim = tokens.outlines(ev)
+    hunters, patches = reader.tokens.kit_hunters(ev, readable, rim_share, has_rim)
+    assert hunters == truth["hunters"] and patches == {}
+    assert reader.tokens.kit_mammoth(ev, readable, has_rim, truth["hunters"]) == truth["mammoth"]
+    traps = reader.tokens.kit_traps(ev, readable, tiles.classes, truth["mammoth"], truth["hunters"], {})
+    assert traps == truth["traps"]
+    pieces = reader.tokens.kit(ev, light.occluded, tiles.classes)
+    assert (pieces.mammoth, pieces.hunters, pieces.traps) == (truth["mammoth"], truth["hunters"], truth["traps"])
+
+
+def test_hunters_side_by_side_are_found_as_patches_and_the_token_under_one_as_the_mammoth(rendered_set):
+    """Rendered kit: two hunters on one cell are found off the middle, each a compact
+    patch of his colour inside an outline; the mammoth's token still shows round a
+    hunter standing on it."""
+    from sim.render import piece_cases
+    s = rendered_set
+    rng = np.random.default_rng(5)
+    scene = piece_cases(rng, s.tiles, 4, cases=("stack", "mammoth"))
+    frame, _ = s.render(scene)
+    reader = BoardReader(s.calibration)
+    geometry, first, inside = reader.locate(frame)
+    tiles = reader.tiles(first, inside)
+    light = reader.light(first, inside, tiles)
+    ev = reader.tokens.evidence(frame, geometry.homography, first["probe"], tiles.lab, light.gain)
+    readable = ~(light.occluded | ev.unknown)
+    rim_share, has_rim = tokens.outlines(ev)
+    hunters, patches = reader.tokens.kit_hunters(ev, readable, rim_share, has_rim)
+    shared = {c for c in scene.hunters.values() if list(scene.hunters.values()).count(c) > 1}
+    assert shared and hunters == scene.hunters
+    assert patches and all(cell in shared | {scene.mammoth} for cell, _ in patches.values())
+    assert reader.tokens.kit_mammoth(ev, readable, has_rim, hunters) == scene.mammoth
+
+
+def test_figures_stand_on_the_cell_whose_base_disc_shows_their_colour():
+    """Path-traced pawns: each stands where his base disc shows his colour, even when his
+    top is seen over a neighbour (the camera's lean); with no trap down, no trap ring
+    shows enough of a player's hue."""
+    folder = PHOTO / "t900003"
+    truth = json.loads((folder / "truth.json").read_text())
+    calibration = learn([cv2.imread(str(folder / f["file"])) for f in truth["setup"]])
+    assert calibration.pieces == "figures"
+    shot = truth["frames"][1]
+    frame = cv2.imread(str(folder / shot["file"]))
+    reader = BoardReader(calibration)
+    geometry, first, inside = reader.locate(frame)
+    tiles = reader.tiles(first, inside)
+    light = reader.light(first, inside, tiles)
+    ev = reader.tokens.evidence(frame, geometry.homography, first["probe"], tiles.lab, light.gain)
+    pieces = reader.tokens.figures(ev, light.occluded, figure_leans(geometry.homography, frame.shape))
+    assert pieces.hunters == {k: parse_cell(c) for k, c in shot["hunters"].items()}
+    assert pieces.mammoth == parse_cell(shot["mammoth"]) and pieces.traps == {}
+    votes = reader.tokens.figure_trap_votes(ev)
+    assert votes.shape == (NUM_CELLS, 2 + len(calibration.hunters)) and votes[:, 2:].max() < tokens.TRAP_SHARE
+
+
+def test_tokens_are_judged_under_the_light_the_tiles_around_say_not_a_yellower_grass_print():
+    """On the path-traced kit table a lamp-lit patch of grass reads about 40 % more red
+    than its neutral neighbours (snow, rock) say the light is; the light the tokens are
+    judged under keeps the grass's own green and strays from their red little more than
+    half as far, and the olive printed trap there is read."""
+    reader, tiles, light, _, truth = staged(SAMPLES / "photo-9100002", "read_000")
+    cell = parse_cell("2,-2")
+    assert TILE_CLASSES[tiles.classes[cell]] == "grass" and truth["traps"][cell] == "c0"
+    neutral = [n for n in NEIGHBOURS[cell] if n is not None and TILE_CLASSES[tiles.classes[n]] != "grass"]
+    around = np.median(light.gain[neutral], axis=0)
+    pieces_light = reader.tokens.piece_light(light.gain, light.occluded, tiles.classes)
+    assert light.gain[cell, 0] > 1.3 * around[0]
+    assert abs(np.log(pieces_light[cell, 0] / around[0])) < 0.6 * abs(np.log(light.gain[cell, 0] / around[0]))
+    assert abs(pieces_light[cell, 1] / light.gain[cell, 1] - 1) < 0.05          # green: the ring's own
+    assert reader.read(cv2.imread(str(SAMPLES / "photo-9100002" / "read_000.jpg")), 0.0).traps.get(cell) == "c0"
