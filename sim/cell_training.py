@@ -15,7 +15,7 @@ Data recipe (every table in the vision samples' folder format, see ``sim/tables.
    (``calib_00.jpg``), and labelled from the frame's truth: a hunter on it, a trap, the
    mammoth.
 3. ``python -m sim.cell_training train --out vision/models/cell_pair.onnx train.npz``:
-   a tiny convolutional net (four 3×3 layers, about 60 k weights) on 32×32 pairs, with
+   a tiny convolutional net (four 3×3 layers, 33 k weights) on 32×32 pairs, with
    what sets vary in drawn at random on every pass: one random colour mix applied to
    both crops (a new art), the light drifting between setup and now, turns and
    mirrors, a change of scale, the board fit a pixel off, blur and noise.
@@ -190,8 +190,8 @@ def network():
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU()]
 
-    return nn.Sequential(*block(PLANES, 12), nn.MaxPool2d(2), *block(12, 24), nn.MaxPool2d(2),
-                         *block(24, 48), nn.MaxPool2d(2), *block(48, 48), nn.MaxPool2d(2),
+    return nn.Sequential(*block(PLANES, 8), nn.MaxPool2d(2), *block(8, 16), nn.MaxPool2d(2),
+                         *block(16, 32), nn.MaxPool2d(2), *block(32, 48), nn.MaxPool2d(2),
                          nn.Flatten(), nn.Linear(48 * (CROP // 16) ** 2, 64), nn.ReLU(),
                          nn.Linear(64, len(LABELS)))
 
