@@ -28,6 +28,7 @@ from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration
 from .changes import read_changes, sample_grid
+from .cell_model import SecondOpinion
 from .colour import (TILE_CLASSES, assign_with_quota, cluster_tiles, fit_gain_field, gain_of, lab_distance,
                      relit_gain, margin_confidence, to_lab)
 from .geometry import CELL_CENTRES, BoardLocator, CellSampler, mirror_frame
@@ -130,6 +131,9 @@ class BoardReader:
         self.lock_tiles = lock_tiles
         self.locator = BoardLocator(cards=calibration.cards)
         self.sampler = CellSampler()
+        #: The learned cell classifier's word on which cells hold a piece (None: no model
+        #: shipped, or the empty board was not seen); cells it disputes are unsure.
+        self.second_opinion = SecondOpinion.for_calibration(calibration)
         self.labels = list(calibration.hunters)
         self._tile_refs = np.array([calibration.tile_colours[k] for k in TILE_CLASSES])
         self._tile_ref_lab = to_lab(self._tile_refs)
@@ -147,7 +151,10 @@ class BoardReader:
             geometry, first, inside = self.locate(frame)
             if geometry is None:
                 return self._nothing(timestamp)
-            return self._interpret(frame, geometry.homography, first, inside, geometry.fresh, timestamp)
+            observation = self._interpret(frame, geometry.homography, first, inside, geometry.fresh, timestamp)
+            if self.second_opinion is not None and observation.board_found:
+                observation = self.second_opinion.check(frame, geometry.homography, observation)
+            return observation
         except (cv2.error, np.linalg.LinAlgError):
             # A degenerate frame (e.g. a homography that folds the board): wait for the next.
             return self._nothing(timestamp)

@@ -1,0 +1,198 @@
+"""A small learned per-cell classifier: what stands on a cell, told from the cell now
+and the same cell on the empty board.
+
+The tiles never move, so each cell's look on the empty board (the first setup frame) is
+its own reference. The classifier is given a pair of crops, the cell now and that
+reference, both divided by the reference's own median colour (in log), so the tile's
+art cancels out and what is left is what changed: is there a hunter, a trap, the
+mammoth? It does not say whose: owners stay with the colour models learnt at setup.
+
+Crops are sampled straight from the frame through the board's homography (no warp of
+the whole frame), like :class:`vision.geometry.CellSampler`. The network is an ONNX
+file run by OpenCV's own ``cv2.dnn`` (no other runtime); it is trained by
+``sim/cell_training.py`` (``python -m sim.cell_training --help``), which also documents
+the data recipe. ``docs/vision.md`` (*A learned cell classifier*) reports what it is
+worth on a generator it never saw.
+
+>>> grid = crop_offsets()
+>>> grid.shape
+(1024, 2)
+>>> [round(float(v), 3) for v in grid[0]]
+[-0.969, -0.969]
+"""
+from __future__ import annotations
+
+import base64
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engine.hexgrid import CENTRE, NUM_CELLS
+
+from .geometry import CELL_CENTRES, project
+
+#: Crop side in pixels, and its half-width in tile circumradii (the whole cell).
+CROP = 32
+EXTENT = 1.0
+#: What the classifier answers for each cell, in this order (independent yes/no):
+#: a hunter on it, a trap, the mammoth, and any piece at all.
+LABELS = ("hunter", "trap", "mammoth", "piece")
+#: Input planes: the cell now (3), its empty reference (3), and 1 on the cross cell,
+#: whose reference holds the mammoth set on it at setup.
+PLANES = 7
+
+
+def crop_offsets(size: int = CROP, extent: float = EXTENT) -> np.ndarray:
+    """Board-unit offsets of a ``size``×``size`` crop's pixel centres, row by row."""
+    step = 2 * extent / size
+    g = -extent + step * (np.arange(size) + 0.5)
+    xx, yy = np.meshgrid(g, g)
+    return np.stack([xx.ravel(), yy.ravel()], axis=1)
+
+
+_OFFSETS = crop_offsets()
+
+
+def cell_crops(frame: np.ndarray, homography: np.ndarray, extent: float = EXTENT, size: int = CROP) -> np.ndarray:
+    """Every cell's crop, ``(37, size, size, 3)`` uint8 BGR, sampled through ``homography``
+    (board units to pixels); points outside the frame repeat its border."""
+    offsets = _OFFSETS if (extent, size) == (EXTENT, CROP) else crop_offsets(size, extent)
+    pts = project(homography, (CELL_CENTRES[:, None, :] + offsets[None]).reshape(-1, 2)).astype(np.float32)
+    maps = pts.reshape(NUM_CELLS * size, size, 2)
+    values = cv2.remap(frame, maps[..., 0].copy(), maps[..., 1].copy(), cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)
+    return values.reshape(NUM_CELLS, size, size, 3)
+
+
+#: log(v + 4) of every 8-bit value: the crops' log, looked up (a board's in well under 1 ms).
+_LOG = np.log(np.arange(256, dtype=np.float32) + 4.0)
+
+
+def reference_planes(reference: np.ndarray, cross: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The empty board's part of the input, computed once a table: ``(planes (n, 4, s, s),
+    level (n, 1, 1, 3))``, the reference in log less its median per channel, and the cross flag."""
+    ref = _LOG[reference]
+    level = np.median(ref.reshape(ref.shape[0], -1, 3), axis=1)[:, None, None, :]
+    n, h, w, _ = ref.shape
+    flag = np.zeros((n, h, w, 1), np.float32)
+    if cross is not None:
+        flag[np.asarray(cross, bool)] = 1.0
+    return np.concatenate([ref - level, flag], axis=3).transpose(0, 3, 1, 2), level
+
+
+def pair_input(now: np.ndarray, reference: np.ndarray, cross: np.ndarray | None = None,
+               planes: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """The network's input ``(n, 7, size, size)`` float32 from crops ``(n, size, size, 3)``:
+    both crops in log, less the log of the reference's median per channel (the tile's
+    own colour and the setup's light cancel), and the cross flag plane. ``planes`` is
+    :func:`reference_planes` of ``reference`` when already computed.
+
+    >>> ref = np.full((2, 4, 4, 3), 100, np.uint8)
+    >>> x = pair_input(ref, ref, np.array([False, True]))
+    >>> x.shape, float(abs(x[:, :6]).max()), float(x[1, 6].min())
+    ((2, 7, 4, 4), 0.0, 1.0)
+    """
+    ref_planes, level = planes if planes is not None else reference_planes(reference, cross)
+    now_planes = (_LOG[now] - level).transpose(0, 3, 1, 2)
+    return np.concatenate([now_planes, ref_planes[:, :3], ref_planes[:, 3:]], axis=1)
+
+
+def board_cross() -> np.ndarray:
+    """The cross flag of a board's 37 cells (the centre)."""
+    return np.arange(NUM_CELLS) == CENTRE
+
+
+#: The shipped model (absent when none is shipped: see docs/vision.md).
+MODEL_PATH = Path(__file__).with_name("models") / "cell_pair.onnx"
+
+
+class CellClassifier:
+    """The ONNX cell classifier through ``cv2.dnn``: probabilities ``(n, 4)`` (:data:`LABELS`)."""
+
+    def __init__(self, path: Path | str = MODEL_PATH):
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def probabilities(self, inputs: np.ndarray) -> np.ndarray:
+        self.net.setInput(np.ascontiguousarray(inputs, dtype=np.float32))
+        logits = np.asarray(self.net.forward(), dtype=np.float64).reshape(len(inputs), len(LABELS))
+        return 1.0 / (1.0 + np.exp(-logits))
+
+    def board(self, frame: np.ndarray, homography: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        """Each cell's probabilities ``(37, 4)`` in ``frame``; ``reference`` is
+        :func:`reference_planes` of the empty board's crops (with :func:`board_cross`)."""
+        return self.probabilities(pair_input(cell_crops(frame, homography), None, planes=reference))
+
+
+def encode_crops(crops: np.ndarray) -> str:
+    """The empty board's crops as text for the calibration file (a PNG, base64).
+
+    >>> crops = np.arange(37 * 32 * 32 * 3, dtype=np.uint32).astype(np.uint8).reshape(37, 32, 32, 3)
+    >>> bool((decode_crops(encode_crops(crops)) == crops).all())
+    True
+    """
+    ok, png = cv2.imencode(".png", np.ascontiguousarray(crops).reshape(-1, crops.shape[2], 3))
+    if not ok:
+        raise ValueError("cannot encode the empty board's cells")
+    return base64.b64encode(png.tobytes()).decode("ascii")
+
+
+def decode_crops(text: str) -> np.ndarray:
+    """:func:`encode_crops` back: ``(37, 32, 32, 3)`` uint8; ``ValueError`` when it is not that."""
+    image = cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.shape != (NUM_CELLS * CROP, CROP, 3):
+        raise ValueError(f"expected {NUM_CELLS} cells of {CROP}×{CROP} pixels")
+    return image.reshape(NUM_CELLS, CROP, CROP, 3)
+
+
+#: A cell is asked about when the classifier is this sure of the opposite of the reading.
+SURE = 0.9
+
+
+class SecondOpinion:
+    """The classifier's word on each cell beside the reader's: where the reader puts no
+    piece and the classifier is sure one stands there (or the other way round), the
+    cell is unsure, so the tracker waits and the referee is asked rather than a wrong
+    board committed. Measured on a generator it never saw (docs/vision.md)."""
+
+    def __init__(self, classifier: CellClassifier, empty_cells: np.ndarray):
+        self.classifier = classifier
+        self.reference = reference_planes(empty_cells, board_cross())
+
+    @classmethod
+    def for_calibration(cls, calibration) -> "SecondOpinion | None":
+        """The second opinion for a set whose empty board was seen, when the model is shipped."""
+        empty = getattr(calibration, "empty_cells", None)
+        if empty is None or _shipped_classifier() is None:
+            return None
+        return cls(_shipped_classifier(), empty)
+
+    def disagreements(self, frame: np.ndarray, homography: np.ndarray, observation) -> tuple[int, ...]:
+        """Cells where the classifier is sure of the opposite of ``observation``'s pieces."""
+        piece = self.classifier.board(frame, homography, self.reference)[:, LABELS.index("piece")]
+        read = np.zeros(NUM_CELLS, bool)
+        read[list(observation.hunters.values()) + list(observation.traps)] = True
+        if observation.mammoth is not None:
+            read[observation.mammoth] = True
+        hidden = np.zeros(NUM_CELLS, bool)
+        hidden[list(observation.occluded_cells)] = True
+        sure_opposite = np.where(read, piece <= 1 - SURE, piece >= SURE) & ~hidden
+        return tuple(int(c) for c in np.flatnonzero(sure_opposite))
+
+    def check(self, frame: np.ndarray, homography: np.ndarray, observation):
+        """``observation`` with the cells the classifier disputes added to its unsure cells."""
+        disputed = self.disagreements(frame, homography, observation)
+        if not disputed:
+            return observation
+        return replace(observation, unsure_cells=tuple(sorted(set(observation.unsure_cells) | set(disputed))))
+
+
+_CLASSIFIER: list = []
+
+
+def _shipped_classifier() -> CellClassifier | None:
+    """The shipped model, loaded once a process (None when the package has none)."""
+    if not _CLASSIFIER:
+        _CLASSIFIER.append(CellClassifier(MODEL_PATH) if MODEL_PATH.exists() else None)
+    return _CLASSIFIER[0]
