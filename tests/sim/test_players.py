@@ -69,7 +69,7 @@ def test_the_players_answer_the_cameras_question_from_the_true_board(tmp_path):
 def test_a_question_no_answer_fits_is_left_alone(tmp_path):
     companion = table_asking(tmp_path)
     try:
-        a, b = parse_cell("-2,0"), parse_cell("2,0")
+        a = parse_cell("-2,0")
         # Both hunters stand on -2,0 on the real board: none of the offered answers says so.
         players = players_seeing(companion, Snapshot(CENTRE, (("c0", a), ("c1", a)), ()))
         assert players.step() == "no answer fits the camera's question on -2,0"
