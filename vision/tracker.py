@@ -797,11 +797,13 @@ class GameTracker:
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads (every
-        # cell it reads surely); of those that fit at all, the referee is asked.
+        # cell it changes read, and surely: a resolution whose cells are all unsure would
+        # match the masked board whatever lies there); of those that fit at all, the
+        # referee is asked.
         fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
         hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
         seen = self._view_of(observation).masked(hidden)
-        read = [c for c in fitting if c.view.masked(hidden) == seen]
+        read = [c for c in fitting if not c.changed & hidden and c.view.masked(hidden) == seen]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
         strengths = np.abs(evidence.strength(position.mammoth))

@@ -2,6 +2,8 @@
 whatever the reader makes of the pieces: one legal resolution clearly shown is proposed,
 several are asked about, a misreading the cells contradict is never committed."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -92,3 +94,16 @@ def test_a_misreading_the_cells_contradict_is_neither_committed_nor_reported(tra
     for _ in range(5):
         tracker.feed(moved, changes(settled=False))
     assert tracker.actions == [] and tracker.reports == []
+
+
+def test_a_resolution_the_reader_cannot_see_is_asked_not_read_into_the_unsure_cell(tracker):
+    """A's cell changed a little (a trap put down under him, or a piece nudged): the
+    change fits the trap without being clear, and the reader is unsure of that very cell.
+    Masking the cell makes the trap match the reader's board whatever lies there: that is
+    no reading, so the referee is asked and nothing is committed."""
+    unsure_under_a = replace(board({"red": "-3,0", "blue": "3,0"}), unsure_cells=(parse_cell("-3,0"),))
+    tracker.feed(unsure_under_a, changes(m3_0=0.35))
+    assert tracker.actions == []
+    question = tracker.question
+    assert question is not None and question.to_json()["cell"] == "-3,0"
+    assert {"mammoth": False, "hunters": ["A"], "trap": "A"} in [o.to_json() for o in question.options]
