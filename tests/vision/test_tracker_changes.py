@@ -107,3 +107,20 @@ def test_a_resolution_the_reader_cannot_see_is_asked_not_read_into_the_unsure_ce
     question = tracker.question
     assert question is not None and question.to_json()["cell"] == "-3,0"
     assert {"mammoth": False, "hunters": ["A"], "trap": "A"} in [o.to_json() for o in question.options]
+
+
+def test_a_cell_that_gained_a_piece_is_no_spill_of_one_taken_off_beside_it():
+    """A leaves his own trap on -3,0 for -2,-1 (north-east); B stands on -3,3. Only -2,-1
+    changed, gaining a piece (the trap left behind keeps A's cell looking taken). A trap
+    taken up from under A, or A joining B, would leave -3,0's neighbours more like their
+    tiles, never less: they do not explain the gain, so the one move that does is
+    proposed rather than asked about."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,3"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,3"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.confirm_pass()                                                           # B passes
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker.feed(board({"red": "-3,0", "blue": "-3,3"}, traps={"-3,0": "red"}), changes(m2_m1=1.0))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "NE", "distance": 1}
+    assert tracker.question is None
