@@ -796,14 +796,12 @@ class GameTracker:
         if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)):
             return self._propose_seen(snap, best, timestamp)
-        # Short of that, of the resolutions that fit well, the one the reader reads (every
-        # cell it changes read, and surely: a resolution whose cells are all unsure would
-        # match the masked board whatever lies there); of those that fit at all, the
-        # referee is asked.
+        # Short of that, of the resolutions that fit well, the one the reader reads on
+        # every cell involved (see _reader_agrees); of those that fit at all, the referee
+        # is asked.
         fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
         hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
-        seen = self._view_of(observation).masked(hidden)
-        read = [c for c in fitting if not c.changed & hidden and c.view.masked(hidden) == seen]
+        read = [c for c in fitting if self._reader_agrees(c, fitting, self._view_of(observation), hidden)]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
         strengths = np.abs(evidence.strength(position.mammoth))
@@ -825,6 +823,19 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    @staticmethod
+    def _reader_agrees(candidate: Candidate, fitting, seen: BoardView, hidden) -> bool:
+        """Whether the reader reads, surely, what ``candidate`` leaves on every cell it
+        changes and on every cell where another resolution the changes fit would leave
+        something else: the cells that decide between them. (A cell left unsure would
+        match any of them; a misreading elsewhere on the board decides nothing.)"""
+        cells = set(candidate.changed)
+        for other in fitting:
+            if other.outcome.position != candidate.outcome.position:
+                cells.update(other.view.changed_cells(candidate.view))
+        return not cells & hidden and all(contents_of_view(seen, x) == contents_of_view(candidate.view, x)
+                                          for x in cells)
 
     def _propose_seen(self, snap: Snapshot, candidate: Candidate, timestamp: float) -> bool:
         """Propose a resolution the cells' changes showed; the board is then the one it

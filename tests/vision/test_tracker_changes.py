@@ -124,3 +124,20 @@ def test_a_cell_that_gained_a_piece_is_no_spill_of_one_taken_off_beside_it():
     tracker.feed(board({"red": "-3,0", "blue": "-3,3"}, traps={"-3,0": "red"}), changes(m2_m1=1.0))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "NE", "distance": 1}
     assert tracker.question is None
+
+
+def test_of_resolutions_the_cells_show_alike_the_one_the_reader_reads_where_they_differ_is_proposed():
+    """As above (A took his trap up, or joined B: the cells show both alike), but the
+    reader reads, surely, A beside B and A's trap left behind: the cells that decide
+    between the two. A phantom it reads on a far cell decides nothing: the move is
+    proposed. Were those cells unsure, the referee would be asked (above)."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.confirm_pass()                                                           # B passes
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    joined = board({"red": "-3,1", "blue": "-3,1"}, traps={"-3,0": "red", "2,-1": "blue"})
+    tracker.feed(joined, changes(m3_0=-1.0, m3_1=0.2))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
+    assert tracker.question is None
