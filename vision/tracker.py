@@ -794,7 +794,8 @@ class GameTracker:
             return False
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
         if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
-                and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)):
+                and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
+                and self._stays_seen(position, best, observation)):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads on
         # every cell involved (see _reader_agrees); of those that fit at all, the referee
@@ -823,6 +824,26 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    def _stays_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
+        """Whether the reader surely sees the hunters ``candidate`` leaves on each cell whose
+        change may hide under them (a trap put down or taken up under a hunter, a hunter
+        joining or leaving a stack): there the cells' change only says that something
+        changed, so the hunters staying must be seen. (Where a piece is put on an empty
+        cell or taken off one, the change shows it and the reader may miss a small piece;
+        a hunter seen more, where one left his own trap, may be that trap's print.)
+        A cell the reader sees empty, or with another player's hunter, is no trap put
+        down under a hunter: the referee is asked rather than that being committed."""
+        before = BoardView.of_position(position)
+        seen = self._view_of(observation)
+        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        for x in candidate.changed:
+            was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
+            if was.empty != now.empty and not (was.mammoth and now.mammoth):
+                continue   # shown by the change itself
+            if now.hunters and (x in unsure or not set(now.hunters) <= set(contents_of_view(seen, x).hunters)):
+                return False
+        return True
 
     @staticmethod
     def _reader_agrees(candidate: Candidate, fitting, seen: BoardView, hidden) -> bool:

@@ -141,3 +141,21 @@ def test_of_resolutions_the_cells_show_alike_the_one_the_reader_reads_where_they
     tracker.feed(joined, changes(m3_0=-1.0, m3_1=0.2))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
     assert tracker.question is None
+
+
+def test_a_trap_under_a_hunter_the_reader_surely_sees_gone_is_asked_not_committed(tracker):
+    """sim.tabletop development game 5,510,010: A stepped east, his tall pawn leaning back
+    over his old cell, which changed more than the cell he reached. The changes alone
+    show a trap put down under him, clearly. But the reader surely sees A's cell empty:
+    a trap under a hunter who is not there is no reading. Asked, never committed."""
+    a_gone = board({"blue": "3,0"})
+    tracker.feed(a_gone, changes(m3_0=1.1))
+    assert tracker.actions == []
+    question = tracker.question
+    assert question is not None
+    assert {"mammoth": False, "hunters": ["A"], "trap": "A"} in [o.to_json() for o in question.options]
+
+
+def test_a_trap_under_a_hunter_the_reader_sees_standing_there_is_committed(tracker):
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.1))
+    assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
