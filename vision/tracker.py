@@ -795,7 +795,8 @@ class GameTracker:
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
         if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
-                and self._stays_seen(position, best, observation)):
+                and self._stays_seen(position, best, observation)
+                and not self._arrival_unexplained(position, evidence, best)):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads on
         # every cell involved (see _reader_agrees); of those that fit at all, the referee
@@ -832,8 +833,10 @@ class GameTracker:
         changed, so the hunters staying must be seen. (Where a piece is put on an empty
         cell or taken off one, the change shows it and the reader may miss a small piece;
         a hunter seen more, where one left his own trap, may be that trap's print.)
-        A cell the reader sees empty, or with another player's hunter, is no trap put
-        down under a hunter: the referee is asked rather than that being committed."""
+        A cell the reader surely sees empty, or with another player's hunter, is no trap
+        put down under a hunter: the referee is asked rather than that being committed
+        (a cell it is unsure of says nothing either way: a hunter on a trap of his own
+        colour is often read so)."""
         before = BoardView.of_position(position)
         seen = self._view_of(observation)
         unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
@@ -841,9 +844,25 @@ class GameTracker:
             was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
             if was.empty != now.empty and not (was.mammoth and now.mammoth):
                 continue   # shown by the change itself
-            if now.hunters and (x in unsure or not set(now.hunters) <= set(contents_of_view(seen, x).hunters)):
+            if x not in unsure and not set(now.hunters) <= set(contents_of_view(seen, x).hunters):
                 return False
         return True
+
+    @staticmethod
+    def _arrival_unexplained(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:
+        """Whether ``candidate`` shows no piece put down on an empty cell (its change may
+        hide under the pieces there: a trap under a hunter, a hunter joining a stack, a
+        trap taken up) while a cell away from its own clearly gained a piece: that piece
+        came from somewhere it does not say (a hunter who walked on, in development game
+        5,500,004 of sim.tabletop, was taken for one joining a trap's cell)."""
+        before = BoardView.of_position(position)
+        for x in candidate.changed:
+            was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
+            if was.empty and not now.empty:
+                return False
+        strength = evidence.strength(position.mammoth)
+        around = set(candidate.changed).union(*(NEIGHBOURS[x] for x in candidate.changed))
+        return any(strength[c] >= CHANGE_SHOWN for c in range(NUM_CELLS) if c not in around and c != CENTRE)
 
     @staticmethod
     def _reader_agrees(candidate: Candidate, fitting, seen: BoardView, hidden) -> bool:

@@ -159,3 +159,13 @@ def test_a_trap_under_a_hunter_the_reader_surely_sees_gone_is_asked_not_committe
 def test_a_trap_under_a_hunter_the_reader_sees_standing_there_is_committed(tracker):
     tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.1))
     assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+
+def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_arrived_elsewhere(tracker):
+    """A's cell changed clearly, as a trap put down under him would change it, but a cell
+    far from him gained a piece too, which a trap under A does not explain (sim.tabletop
+    development game 5,500,004: a hunter who walked on, taken for one joining a trap's
+    cell). The changes alone do not decide that: the referee is asked."""
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.5, **{"1_1": 0.6}))
+    assert tracker.actions == []
+    assert tracker.question is not None
