@@ -835,8 +835,8 @@ class GameTracker:
         a hunter seen more, where one left his own trap, may be that trap's print.)
         A cell the reader surely sees empty, or with another player's hunter, is no trap
         put down under a hunter: the referee is asked rather than that being committed
-        (a cell it is unsure of says nothing either way: a hunter on a trap of his own
-        colour is often read so)."""
+        (a cell it is unsure of says nothing either way, nor does his own trap read alone
+        there: a hunter on a trap of his own colour is often read so)."""
         before = BoardView.of_position(position)
         seen = self._view_of(observation)
         unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
@@ -844,8 +844,14 @@ class GameTracker:
             was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
             if was.empty != now.empty and not (was.mammoth and now.mammoth):
                 continue   # shown by the change itself
-            if x not in unsure and not set(now.hunters) <= set(contents_of_view(seen, x).hunters):
-                return False
+            read = contents_of_view(seen, x)
+            missing = set(now.hunters) - set(read.hunters)
+            if x in unsure or not missing:
+                continue
+            # A hunter on a trap of his own colour may be read as that trap alone.
+            if read.trap is not None and missing <= {read.trap} and set(read.hunters) <= set(now.hunters):
+                continue
+            return False
         return True
 
     @staticmethod

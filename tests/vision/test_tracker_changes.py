@@ -169,3 +169,10 @@ def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_arrived_elsew
     tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.5, **{"1_1": 0.6}))
     assert tracker.actions == []
     assert tracker.question is not None
+
+
+def test_a_trap_read_alone_under_its_own_hunter_does_not_deny_him(tracker):
+    """The reader sees A's new trap but not A on it (a flat piece of his trap's very
+    colour), surely: that is the trap put down under him, not A gone."""
+    tracker.feed(board({"blue": "3,0"}, traps={"-3,0": "red"}), changes(m3_0=1.1))
+    assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
