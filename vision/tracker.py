@@ -836,18 +836,21 @@ class GameTracker:
         A cell the reader surely sees empty, or with another player's hunter, is no trap
         put down under a hunter: the referee is asked rather than that being committed
         (a cell it is unsure of says nothing either way, nor does his own trap read alone
-        there: a hunter on a trap of his own colour is often read so)."""
+        there: a hunter on a trap of his own colour is often read so). Nor is a cell the
+        reader surely sees holding another piece (another player's trap or hunter) one a
+        hunter walked onto: the change there may be that piece's, or a tall neighbour's
+        leaning over it (sim.tabletop development game 5,510,028)."""
         before = BoardView.of_position(position)
         seen = self._view_of(observation)
         unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
         for x in candidate.changed:
             was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
-            if was.empty != now.empty and not (was.mammoth and now.mammoth):
-                continue   # shown by the change itself
             read = contents_of_view(seen, x)
             missing = set(now.hunters) - set(read.hunters)
             if x in unsure or not missing:
                 continue
+            if was.empty != now.empty and not (was.mammoth and now.mammoth) and read.empty:
+                continue   # shown by the change itself: the reader may miss a small piece
             # A hunter on a trap of his own colour may be read as that trap alone.
             if read.trap is not None and missing <= {read.trap} and set(read.hunters) <= set(now.hunters):
                 continue

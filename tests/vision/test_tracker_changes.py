@@ -176,3 +176,18 @@ def test_a_trap_read_alone_under_its_own_hunter_does_not_deny_him(tracker):
     colour), surely: that is the trap put down under him, not A gone."""
     tracker.feed(board({"blue": "3,0"}, traps={"-3,0": "red"}), changes(m3_0=1.1))
     assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+
+def test_a_move_onto_a_cell_the_reader_sees_holding_another_piece_is_asked(tracker):
+    """The cells show A gone from -3,0 and a piece arriving one cell east; the reader
+    surely sees there B's trap and no A (sim.tabletop development game 5,510,028: a tall
+    hunter who joined another, leaning over the cell beside). The changes and the reader
+    disagree: asked, never committed. Seen empty instead (a piece too small for the
+    reader), the move is proposed as the changes show it."""
+    tracker.feed(board({"blue": "3,0"}, traps={"-2,0": "blue"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions == [] and tracker.question is not None
+
+
+def test_a_move_onto_a_cell_the_reader_sees_empty_is_proposed_from_the_changes(tracker):
+    tracker.feed(board({"blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
