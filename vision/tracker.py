@@ -861,9 +861,10 @@ class GameTracker:
     def _arrival_unexplained(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:
         """Whether ``candidate`` shows no piece put down on an empty cell (its change may
         hide under the pieces there: a trap under a hunter, a hunter joining a stack, a
-        trap taken up) while a cell away from its own clearly gained a piece: that piece
-        came from somewhere it does not say (a hunter who walked on, in development game
-        5,500,004 of sim.tabletop, was taken for one joining a trap's cell)."""
+        trap taken up) while a cell away from its own clearly gained or lost a piece, which
+        it does not explain (a hunter who walked on was taken for one joining a trap's cell
+        in development game 5,500,004 of sim.tabletop, and for a trap put down under him in
+        5,500,011)."""
         before = BoardView.of_position(position)
         for x in candidate.changed:
             was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
@@ -871,7 +872,7 @@ class GameTracker:
                 return False
         strength = evidence.strength(position.mammoth)
         around = set(candidate.changed).union(*(NEIGHBOURS[x] for x in candidate.changed))
-        return any(strength[c] >= CHANGE_SHOWN for c in range(NUM_CELLS) if c not in around and c != CENTRE)
+        return any(abs(strength[c]) >= CHANGE_SHOWN for c in range(NUM_CELLS) if c not in around and c != CENTRE)
 
     @staticmethod
     def _reader_agrees(candidate: Candidate, fitting, seen: BoardView, hidden) -> bool:

@@ -191,3 +191,9 @@ def test_a_move_onto_a_cell_the_reader_sees_holding_another_piece_is_asked(track
 def test_a_move_onto_a_cell_the_reader_sees_empty_is_proposed_from_the_changes(tracker):
     tracker.feed(board({"blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_left_elsewhere(tracker):
+    """The same with a piece-sized loss on a far cell: unexplained either way, asked."""
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.5, **{"3_0": -0.6}))
+    assert tracker.actions == []
