@@ -5,8 +5,9 @@ session, the page, the LEDs and the very camera loop of ``maamut serve`` run as 
 at a real table. Only the frame source is simulated (:mod:`sim.camera`, registered as
 the source ``sim``, which the simulation plugs in), and the players are bots with hands (:mod:`sim.players`): they
 move pieces on the simulated board, press *done* to pass, obey the table when a referee
-takes a turn back or enters one on the page (they put the pieces right), and hold
-*undo* for a new game when one ends.
+takes a turn back or enters one on the page (they put the pieces right), answer the
+camera's questions as the referee would on the page (from the board they see), and
+hold *undo* for a new game when one ends.
 
 Every error (a move the camera did not follow, a table that shows another board than
 was played) is counted: the soak benchmark's figure.
@@ -35,7 +36,9 @@ class Demo:
                  vision: bool = True, max_games: int | None = None, max_turns: int = 120,
                  stop: threading.Event | None = None, fps: float | None = 10.0, patience_s: float = 30.0,
                  kit_seed: int = DEMO_KIT_SEED):
-        from .players import SimulatedPlayers
+        from maamut.app import CameraQuestionDesk
+
+        from .players import SimulatedPlayers, TableReferee
 
         self.companion = companion
         self.rng = random.Random(seed)
@@ -47,7 +50,8 @@ class Demo:
         self.board = self._lay_the_board() if vision else None
         self.players = SimulatedPlayers(companion.table, self.board, companion.handle_button, self.rng,
                                         turn_s=turn_s, attract_s=attract_s, patience_s=patience_s,
-                                        max_turns=max_turns)
+                                        max_turns=max_turns,
+                                        referee=TableReferee(companion.hub, CameraQuestionDesk(companion)))
         self.camera: CameraLoop | None = None
         self.camera_source = None
 

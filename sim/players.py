@@ -9,7 +9,11 @@ front of them, and do what people do:
   pieces by hand (mover first, then the mammoth, then the frightened hunters) or
   presses *done* to pass;
 * at setup they place their hunters in seating order; when a game is over, they hold
-  *undo* for a new one after a pause.
+  *undo* for a new one after a pause;
+* when the camera asks about a cell (the referee's page shows the question), the one
+  acting as referee answers it from the board in front of them, as people do
+  (:class:`TableReferee`); a question none of the offered answers fits is left for
+  the board to settle anew.
 
 Without a board (``board=None``) they skip the camera and propose their moves to the
 table directly, the way a referee types them on the page.
@@ -31,6 +35,7 @@ from session import CommandError, Snapshot as TableSnapshot, TableSession
 from .bots import Bot
 from .camera import SimulatedBoard
 from .tracker_bench import Snapshot, table_transition
+from vision.questions import Contents
 
 #: Seats (by seating index) the demo gives to the search player, so that visitors see
 #: purposeful play next to the simple bots; and its strength there (a fraction of a second).
@@ -47,11 +52,49 @@ class PlayStats:
     frames: int = 0
     winners: dict = field(default_factory=dict)
     messages: list = field(default_factory=list)
+    #: The camera's questions the referee answered from the board.
+    answers: int = 0
 
     def error(self, message: str) -> None:
         self.errors += 1
         if len(self.messages) < 20:  # keep memory flat over hours
             self.messages.append(message)
+
+
+class TableReferee:
+    """The referee's side of the camera's questions, as the page has it: the question in
+    the table's live state and the desk its *answer* button posts to (``question()``:
+    the page's form or ``None``; ``answer(id, index)``, refusing with ``ValueError``)."""
+
+    def __init__(self, hub, desk):
+        self.hub = hub
+        self.desk = desk
+
+    def question(self) -> dict | None:
+        from companion_web.camera_questions import question_view
+
+        return question_view(self.hub.state.get("camera_question"))
+
+    def answer(self, question_id: int, option: int) -> dict:
+        return self.desk.answer(question_id, option)
+
+
+def true_answer(question: dict, board: Snapshot, players) -> int | None:
+    """The option of a camera question that says what ``board`` really has on its cell
+    (owners as player ids, ``players`` in seat order); ``None`` when none does.
+
+    >>> question = {"id": 3, "cell": "2,0", "options": [
+    ...     {"mammoth": False, "hunters": [], "trap": "B"}, {"mammoth": False, "hunters": ["A"], "trap": "B"}]}
+    >>> true_answer(question, Snapshot(CENTRE, (("c0", parse_cell("2,0")),), ((parse_cell("2,0"), "c1"),)), ["A", "B"])
+    1
+    >>> true_answer(question, Snapshot(CENTRE), ["A", "B"]) is None
+    True
+    """
+    cell = parse_cell(question["cell"])
+    owner = dict(zip((f"c{i}" for i in range(len(players))), players))
+    truth = Contents(board.mammoth == cell, tuple(sorted(owner[label] for label, c in board.hunters if c == cell)),
+                     next((owner[label] for c, label in board.traps if c == cell), None))
+    return next((i for i, option in enumerate(question["options"]) if Contents.from_json(option) == truth), None)
 
 
 def board_of(snapshot: TableSnapshot) -> Snapshot:
@@ -67,8 +110,10 @@ class SimulatedPlayers:
     def __init__(self, table: TableSession, board: SimulatedBoard | None, press, rng: random.Random,
                  turn_s: float = 2.0, attract_s: float = 8.0, patience_s: float = 20.0,
                  max_turns: int = 120, clock=time.monotonic, ai_seats=DEMO_AI_SEATS,
-                 ai_level: Level = DEMO_AI_LEVEL):
+                 ai_level: Level = DEMO_AI_LEVEL, referee: TableReferee | None = None):
         self.table = table
+        self.referee = referee  # who answers the camera's questions (None: nobody does)
+        self._question_seen: int | None = None  # the question last answered (or found unanswerable)
         self.board = board
         self.press = press  # press(button): "done", "undo", "new_game"
         self.rng = rng
@@ -107,6 +152,9 @@ class SimulatedPlayers:
             return "pause"
         if self.board is not None and not self.board.settled():
             return "moving"
+        answered = self._answer_question()
+        if answered is not None:
+            return answered
         snap = self.table.snapshot()
         if self._acted_version is not None:
             if snap.version == self._acted_version:
@@ -159,6 +207,27 @@ class SimulatedPlayers:
         self._expected = expected
         self._last_description = description
         self._idle_until = self._acted_at + self.turn_s
+
+    # -- the camera's questions ------------------------------------------------------
+    def _answer_question(self) -> str | None:
+        """The referee answers the camera's question from the board in front of him (once
+        per question: a refused answer or one none of the options fits is not given again;
+        the camera asks anew when the board settles anew)."""
+        if self.referee is None or self.board is None:
+            return None
+        question = self.referee.question()
+        if question is None or question["id"] == self._question_seen:
+            return None
+        self._question_seen = question["id"]
+        option = true_answer(question, self._board(), self.table.snapshot().players)
+        if option is None:
+            return f"no answer fits the camera's question on {question['cell']}"
+        try:
+            self.referee.answer(question["id"], option)
+        except (LookupError, ValueError) as exc:
+            return f"the camera refused the answer on {question['cell']}: {exc}"
+        self.stats.answers += 1
+        return f"answered the camera's question on {question['cell']}"
 
     # -- putting things right -------------------------------------------------------
     def _put_right(self, expected: Snapshot, now: float) -> str:

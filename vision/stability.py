@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from engine.hexgrid import CENTRE
+from engine.hexgrid import CENTRE, distance
 
 from .calibration import moved_between
 from .changes import changed_counts, light_strays
@@ -201,13 +201,21 @@ class ChangeEvidence:
 
         ``near``: cells a change that shows on none of its own may spill onto (a trap put
         down under a hunter, wider than him, shows around him), as long as its own cells
-        did not lose a piece instead.
+        did not lose a piece instead. A spill goes the way of the change it comes from: a
+        piece taken off a cell can only leave its neighbours more like their empty tiles,
+        a piece put down less; a neighbour that changed the other way is no spill of it.
 
         >>> seen = ChangeEvidence(np.r_[-90.0, 80.0, 10.0, np.zeros(34)], 100.0, 0.0, True)
         >>> [round(v, 2) for v in seen.fit(None, {0: -1, 1: 1}, {0, 1})]
         [0.7, 0.8, 0.1]
         >>> round(seen.fit(None, {0: 1}, ())[0], 2)   # a trap put down there: it shrank
         -0.8
+        >>> arrived = ChangeEvidence(np.r_[0.0, 100.0, np.zeros(35)], 100.0, 0.0, True)
+        >>> near_0 = {c for c in range(37) if distance(c, 0) == 1}
+        >>> [round(v, 2) for v in arrived.fit(None, {0: 1}, (), near_0)]  # a trap put under him, wide
+        [1.0, 1.0, 0.0]
+        >>> round(arrived.fit(None, {0: -1}, (), near_0)[0], 2)   # a trap taken up: no spill of that
+        -1.0
         """
         strength = self.strength(mammoth)
 
@@ -215,14 +223,23 @@ class ChangeEvidence:
             sign = changed.get(cell, 0)
             return abs(strength[cell]) if sign == 0 or cell == CENTRE else max(0.0, sign * strength[cell])
 
+        def spill_of(cell):
+            """How much ``cell`` changed the way a changed neighbour did (``None``: the other way)."""
+            ways = {changed[c] for c in changed if distance(c, cell) == 1}
+            if 0 in ways or not ways:
+                return abs(strength[cell])
+            going = [max(0.0, sign * strength[cell]) for sign in ways]
+            return max(going) if max(going) > 0 or abs(strength[cell]) < CHANGE_AT_REST else None
+
         inside = [way(c) for c in shown]
         spilt = set()
         if not inside:
             inside = [max((way(c) for c in changed), default=0.0)]
             lost = any(changed.get(c, 0) > 0 and strength[c] < -CHANGE_AT_REST for c in changed)
             if near and not lost:
-                spilt = set(near) - set(changed)
-                inside = [max([inside[0]] + [abs(strength[c]) for c in spilt])]
+                spills = {c: spill_of(c) for c in set(near) - set(changed)}
+                spilt = {c for c, value in spills.items() if value is not None}
+                inside = [max([inside[0]] + [spills[c] for c in spilt])]
         outside = np.abs(np.delete(strength, sorted(set(changed) | spilt)))
         least = float(min(inside))
         leak = float(outside.max()) if outside.size else 0.0

@@ -58,7 +58,7 @@ SPILL = 0.5
 OUTER = frozenset(c for c in range(NUM_CELLS) if ring_of(c) == RADIUS)
 
 
-def new_piece_cell(gain: np.ndarray, taken, allowed=None) -> int | None:
+def new_piece_cell(gain: np.ndarray, taken, allowed=None, covered=None) -> int | None:
     """The cell a piece was just put down on, from each cell's change since the last
     step (``gain``, grid points), or ``None`` when no one cell stands out: nothing new,
     or a change spread over the board (a hand, the board nudged).
@@ -70,6 +70,10 @@ def new_piece_cell(gain: np.ndarray, taken, allowed=None) -> int | None:
     may show half its change (a standing figure overhanging them), the new cell's
     neighbours some of his (his overhang, his shadow). ``allowed``: the cells the rules
     let the piece be put down on (hunters on the outer ring), all by default.
+    ``covered``: how much more or less of each cell differs from the empty board than at
+    the last step. A hunter learnt before whose look changed without leaving (a tall
+    figure seen from a camera moved between two steps, a piece turned) covers his cell as
+    before: only a taken cell that changed that way too can outweigh the new piece.
 
     >>> gain = np.zeros(37); gain[5] = 60; gain[6] = 25; gain[20] = 12; gain[18] = 70
     >>> new_piece_cell(gain, taken={18})
@@ -93,7 +97,8 @@ def new_piece_cell(gain: np.ndarray, taken, allowed=None) -> int | None:
                  and (allowed is None or c in allowed)]
     if elsewhere and own[cell] < PIECE_CLEAR * max(elsewhere):
         return None
-    if any(gain[c] >= own[cell] for c in taken if c != CENTRE):
+    change = gain if covered is None else np.minimum(gain, np.abs(covered))
+    if any(change[c] >= own[cell] for c in taken if c != CENTRE):
         return None
     return cell
 
@@ -192,7 +197,9 @@ class SetupLearner:
     def _try_placement(self, frame, grid) -> bool:
         # What changed since the last step, each cell's light divided out.
         gain = changed_counts(self.grids[-1], grid).astype(float)
-        cell = new_piece_cell(gain, {CENTRE, *self.cells}, OUTER)
+        covered = (changed_counts(self.grids[0], grid).astype(float)
+                   - changed_counts(self.grids[0], self.grids[-1]).astype(float))
+        cell = new_piece_cell(gain, {CENTRE, *self.cells}, OUTER, covered)
         if cell is None:
             return False
         self.frames.append(frame)

@@ -794,14 +794,16 @@ class GameTracker:
             return False
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
         if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
-                and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)):
+                and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
+                and self._stays_seen(position, best, observation)
+                and not self._arrival_unexplained(position, evidence, best)):
             return self._propose_seen(snap, best, timestamp)
-        # Short of that, of the resolutions that fit well, the one the reader reads (every
-        # cell it reads surely); of those that fit at all, the referee is asked.
+        # Short of that, of the resolutions that fit well, the one the reader reads on
+        # every cell involved (see _reader_agrees); of those that fit at all, the referee
+        # is asked.
         fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
         hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
-        seen = self._view_of(observation).masked(hidden)
-        read = [c for c in fitting if c.view.masked(hidden) == seen]
+        read = [c for c in fitting if self._reader_agrees(c, fitting, self._view_of(observation), hidden)]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
         strengths = np.abs(evidence.strength(position.mammoth))
@@ -823,6 +825,67 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    def _stays_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
+        """Whether the reader surely sees the hunters ``candidate`` leaves on each cell whose
+        change may hide under them (a trap put down or taken up under a hunter, a hunter
+        joining or leaving a stack): there the cells' change only says that something
+        changed, so the hunters staying must be seen. (Where a piece is put on an empty
+        cell or taken off one, the change shows it and the reader may miss a small piece;
+        a hunter seen more, where one left his own trap, may be that trap's print.)
+        A cell the reader surely sees empty, or with another player's hunter, is no trap
+        put down under a hunter: the referee is asked rather than that being committed
+        (a cell it is unsure of says nothing either way, nor does his own trap read alone
+        there: a hunter on a trap of his own colour is often read so). Nor is a cell the
+        reader surely sees holding another piece (another player's trap or hunter) one a
+        hunter walked onto: the change there may be that piece's, or a tall neighbour's
+        leaning over it (sim.tabletop development game 5,510,028)."""
+        before = BoardView.of_position(position)
+        seen = self._view_of(observation)
+        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        for x in candidate.changed:
+            was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
+            read = contents_of_view(seen, x)
+            missing = set(now.hunters) - set(read.hunters)
+            if x in unsure or not missing:
+                continue
+            if was.empty != now.empty and not (was.mammoth and now.mammoth) and read.empty:
+                continue   # shown by the change itself: the reader may miss a small piece
+            # A hunter on a trap of his own colour may be read as that trap alone.
+            if read.trap is not None and missing <= {read.trap} and set(read.hunters) <= set(now.hunters):
+                continue
+            return False
+        return True
+
+    @staticmethod
+    def _arrival_unexplained(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:
+        """Whether ``candidate`` shows no piece put down on an empty cell (its change may
+        hide under the pieces there: a trap under a hunter, a hunter joining a stack, a
+        trap taken up) while a cell away from its own clearly gained or lost a piece, which
+        it does not explain (a hunter who walked on was taken for one joining a trap's cell
+        in development game 5,500,004 of sim.tabletop, and for a trap put down under him in
+        5,500,011)."""
+        before = BoardView.of_position(position)
+        for x in candidate.changed:
+            was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
+            if was.empty and not now.empty:
+                return False
+        strength = evidence.strength(position.mammoth)
+        around = set(candidate.changed).union(*(NEIGHBOURS[x] for x in candidate.changed))
+        return any(abs(strength[c]) >= CHANGE_SHOWN for c in range(NUM_CELLS) if c not in around and c != CENTRE)
+
+    @staticmethod
+    def _reader_agrees(candidate: Candidate, fitting, seen: BoardView, hidden) -> bool:
+        """Whether the reader reads, surely, what ``candidate`` leaves on every cell it
+        changes and on every cell where another resolution the changes fit would leave
+        something else: the cells that decide between them. (A cell left unsure would
+        match any of them; a misreading elsewhere on the board decides nothing.)"""
+        cells = set(candidate.changed)
+        for other in fitting:
+            if other.outcome.position != candidate.outcome.position:
+                cells.update(other.view.changed_cells(candidate.view))
+        return not cells & hidden and all(contents_of_view(seen, x) == contents_of_view(candidate.view, x)
+                                          for x in cells)
 
     def _propose_seen(self, snap: Snapshot, candidate: Candidate, timestamp: float) -> bool:
         """Propose a resolution the cells' changes showed; the board is then the one it

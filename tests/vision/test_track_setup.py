@@ -135,3 +135,18 @@ def test_a_new_piece_is_the_one_cell_that_changed_clearly():
     assert new_piece_cell(gain, taken={30}) is None
     gain[10], gain[30] = 0.0, 45.0       # the nudged hunter changed more than the new piece
     assert new_piece_cell(gain, taken={30}) is None
+
+
+def test_a_hunter_seen_anew_from_a_moved_camera_does_not_hide_the_next_one():
+    """sim.tabletop development game 5,500,000: tall figures, and the phone held a little
+    elsewhere between two setup steps. The first hunter's look changes as much as the
+    second one put down, but he covers his cell as before: the second is learnt, and so
+    is every one after (before, the setup never finished)."""
+    from engine.hexgrid import parse_cell
+    from sim.tabletop import generate_game
+
+    sample = generate_game(5_500_000)
+    players = sample.expected["players"]
+    learner = _learn_setup(sample)
+    assert learner.done
+    assert learner.cells == [parse_cell(sample.boards[i + 1]["hunters"][p]) for i, p in enumerate(players)]

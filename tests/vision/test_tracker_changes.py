@@ -2,6 +2,8 @@
 whatever the reader makes of the pieces: one legal resolution clearly shown is proposed,
 several are asked about, a misreading the cells contradict is never committed."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -92,3 +94,106 @@ def test_a_misreading_the_cells_contradict_is_neither_committed_nor_reported(tra
     for _ in range(5):
         tracker.feed(moved, changes(settled=False))
     assert tracker.actions == [] and tracker.reports == []
+
+
+def test_a_resolution_the_reader_cannot_see_is_asked_not_read_into_the_unsure_cell(tracker):
+    """A's cell changed a little (a trap put down under him, or a piece nudged): the
+    change fits the trap without being clear, and the reader is unsure of that very cell.
+    Masking the cell makes the trap match the reader's board whatever lies there: that is
+    no reading, so the referee is asked and nothing is committed."""
+    unsure_under_a = replace(board({"red": "-3,0", "blue": "3,0"}), unsure_cells=(parse_cell("-3,0"),))
+    tracker.feed(unsure_under_a, changes(m3_0=0.35))
+    assert tracker.actions == []
+    question = tracker.question
+    assert question is not None and question.to_json()["cell"] == "-3,0"
+    assert {"mammoth": False, "hunters": ["A"], "trap": "A"} in [o.to_json() for o in question.options]
+
+
+def test_a_cell_that_gained_a_piece_is_no_spill_of_one_taken_off_beside_it():
+    """A leaves his own trap on -3,0 for -2,-1 (north-east); B stands on -3,3. Only -2,-1
+    changed, gaining a piece (the trap left behind keeps A's cell looking taken). A trap
+    taken up from under A, or A joining B, would leave -3,0's neighbours more like their
+    tiles, never less: they do not explain the gain, so the one move that does is
+    proposed rather than asked about."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,3"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,3"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.confirm_pass()                                                           # B passes
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker.feed(board({"red": "-3,0", "blue": "-3,3"}, traps={"-3,0": "red"}), changes(m2_m1=1.0))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "NE", "distance": 1}
+    assert tracker.question is None
+
+
+def test_of_resolutions_the_cells_show_alike_the_one_the_reader_reads_where_they_differ_is_proposed():
+    """As above (A took his trap up, or joined B: the cells show both alike), but the
+    reader reads, surely, A beside B and A's trap left behind: the cells that decide
+    between the two. A phantom it reads on a far cell decides nothing: the move is
+    proposed. Were those cells unsure, the referee would be asked (above)."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.confirm_pass()                                                           # B passes
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    joined = board({"red": "-3,1", "blue": "-3,1"}, traps={"-3,0": "red", "2,-1": "blue"})
+    tracker.feed(joined, changes(m3_0=-1.0, m3_1=0.2))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
+    assert tracker.question is None
+
+
+def test_a_trap_under_a_hunter_the_reader_surely_sees_gone_is_asked_not_committed(tracker):
+    """sim.tabletop development game 5,510,010: A stepped east, his tall pawn leaning back
+    over his old cell, which changed more than the cell he reached. The changes alone
+    show a trap put down under him, clearly. But the reader surely sees A's cell empty:
+    a trap under a hunter who is not there is no reading. Asked, never committed."""
+    a_gone = board({"blue": "3,0"})
+    tracker.feed(a_gone, changes(m3_0=1.1))
+    assert tracker.actions == []
+    question = tracker.question
+    assert question is not None
+    assert {"mammoth": False, "hunters": ["A"], "trap": "A"} in [o.to_json() for o in question.options]
+
+
+def test_a_trap_under_a_hunter_the_reader_sees_standing_there_is_committed(tracker):
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.1))
+    assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+
+def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_arrived_elsewhere(tracker):
+    """A's cell changed clearly, as a trap put down under him would change it, but a cell
+    far from him gained a piece too, which a trap under A does not explain (sim.tabletop
+    development game 5,500,004: a hunter who walked on, taken for one joining a trap's
+    cell). The changes alone do not decide that: the referee is asked."""
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.5, **{"1_1": 0.6}))
+    assert tracker.actions == []
+    assert tracker.question is not None
+
+
+def test_a_trap_read_alone_under_its_own_hunter_does_not_deny_him(tracker):
+    """The reader sees A's new trap but not A on it (a flat piece of his trap's very
+    colour), surely: that is the trap put down under him, not A gone."""
+    tracker.feed(board({"blue": "3,0"}, traps={"-3,0": "red"}), changes(m3_0=1.1))
+    assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+
+def test_a_move_onto_a_cell_the_reader_sees_holding_another_piece_is_asked(tracker):
+    """The cells show A gone from -3,0 and a piece arriving one cell east; the reader
+    surely sees there B's trap and no A (sim.tabletop development game 5,510,028: a tall
+    hunter who joined another, leaning over the cell beside). The changes and the reader
+    disagree: asked, never committed. Seen empty instead (a piece too small for the
+    reader), the move is proposed as the changes show it."""
+    tracker.feed(board({"blue": "3,0"}, traps={"-2,0": "blue"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions == [] and tracker.question is not None
+
+
+def test_a_move_onto_a_cell_the_reader_sees_empty_is_proposed_from_the_changes(tracker):
+    tracker.feed(board({"blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_left_elsewhere(tracker):
+    """The same with a piece-sized loss on a far cell: unexplained either way, asked."""
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.5, **{"3_0": -0.6}))
+    assert tracker.actions == []
