@@ -679,7 +679,115 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     return hunters, conf
 
 
-def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
+#: A lone hunter shows about his own size of his colour (share 1, within this factor).
+ALONE_BAND = 1.15
+#: Lone traps of one design show alike (their shares within this factor of the frame's).
+TRAP_BAND = 1.1
+#: A hunter's choice between his patches is sure when the next reading explains them
+#: worse by this much (summed log factors).
+PATCHES_SURE = 0.3
+#: A patch off the grass is no trap (the rules put traps on grass only).
+NO_TRAP = 10.0
+
+
+def _band_misfit(share: float, lo: float, hi: float) -> float:
+    """How far ``share`` lies outside ``[lo, hi]`` (log factor; 0 inside).
+
+    >>> _band_misfit(1.0, 0.9, 1.1), round(_band_misfit(2.0, 0.5, 1.0), 3)
+    (0.0, 0.693)
+    """
+    if share <= 0:
+        return 10.0
+    return float(max(np.log(lo / share), np.log(share / hi), 0.0))
+
+
+def trap_share(bodies, looks, hunters, labels, allowed) -> float | None:
+    """How many times his hunter's size a lone trap shows of its player's colour, in
+    this frame (None: no lone trap seen). A set's traps are of one design, and a
+    player's trap and hunter are seen in the same colour, so the share is alike for
+    every player whatever his colour: the median over the cells no hunter stands on
+    that show one player's colour alone.
+
+    >>> looks = [Look((0.5, 0.5, 0.5), 100.0), Look((0.2, 0.2, 0.2), 50.0)]
+    >>> bodies = np.zeros((NUM_CELLS, 2)); bodies[3] = (150, 0); bodies[5] = (0, 80); bodies[9] = (0, 50)
+    >>> trap_share(bodies, looks, {"c1": 9}, ["c0", "c1"], np.ones(NUM_CELLS, bool))
+    1.55
+    """
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    taken = set(hunters.values())
+    shares = []
+    for c in np.flatnonzero(allowed):
+        if c in taken or any(n in taken for n in NEIGHBOURS[c] if n is not None):
+            continue
+        order = np.argsort(-bodies[c])
+        k = int(order[0])
+        alone = len(order) < 2 or bodies[c, order[1]] < OWNER_POINTS
+        if alone and bodies[c, k] / sizes[k] >= HUNTER_SHARE:
+            shares.append(bodies[c, k] / sizes[k])
+    return float(np.median(shares)) if shares else None
+
+
+def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, conf, ratio, ok, grass):
+    """``({label: cell}, confidence, {cell: label})``: each hunter told from the traps of
+    his colour by the sizes of all his patches at once, with ``ratio`` the frame's lone
+    trap share (:func:`trap_share`). Each reading puts him on one patch, alone (about
+    his own size) or on his own trap (more than either alone, at most both), or off
+    the board, and takes every other patch of his for a lone trap (about ``ratio``);
+    the reading that explains his patches best wins, and is sure only when it explains
+    them clearly better than the next (a trap the size of his hunter, or a hunter
+    hiding a smaller trap, is asked about). The last part of the result is the traps
+    he stands on.
+
+    Traps lie on ``grass`` only, one a cell: a patch elsewhere, or beside another
+    player's colour where no other hunter stands, is no lone trap; under another
+    hunter, his trap may show any size. A hunter whose dark part (outline, shadow)
+    shows is told by it (:func:`_hunters`); one alone on a cell whose change he leaves
+    unexplained, of no player's colour (a printed trap's rim), fits it less."""
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
+    hunters, conf = dict(hunters), conf.copy()
+    under = {}
+    alone_band = (1 / ALONE_BAND, ALONE_BAND)
+    trap_band = (ratio / TRAP_BAND, ratio * TRAP_BAND)
+    on_band = (max(ALONE_BAND, ratio * TRAP_BAND), 1 + ratio)
+    for k, label in enumerate(labels):
+        share = np.where(ok, bodies[:, k] / sizes[k], 0.0)
+        patches = [int(c) for c in np.flatnonzero(share >= HUNTER_SHARE)]
+        if len(patches) < 2:
+            continue
+        if looks[k].dark >= 6 and max(dark_counts[c, k] for c in patches) >= DARK_SHARE * looks[k].dark:
+            continue
+        covered = {c: any(cell == c for other, cell in hunters.items() if other != label) for c in patches}
+        shared = {c: bool((np.delete(bodies[c], k) >= np.minimum(OWNER_POINTS, HUNTER_SHARE * np.delete(sizes, k))).any())
+                  for c in patches}
+        as_trap = {c: NO_TRAP if not grass[c] or (shared[c] and not covered[c])
+                   else 0.0 if covered[c] else _band_misfit(share[c], *trap_band) for c in patches}
+        total = sum(as_trap.values())
+        readings = [(total + PATCHES_SURE, None, False)]        # off the board (in a hand)
+        for c in patches:
+            rest = total - as_trap[c]
+            unowned = changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k)
+            readings.append((rest + _band_misfit(share[c], *alone_band) + UNOWNED_PENALTY * unowned, c, False))
+            if grass[c] and not shared[c]:
+                readings.append((rest + _band_misfit(share[c], *on_band), c, True))
+        readings.sort(key=lambda r: r[0])
+        best, cell, on_trap = readings[0]
+        margin = readings[1][0] - best
+        sure = float(np.clip(margin / PATCHES_SURE, 0, 1))
+        for c in {cell, readings[1][1], hunters.get(label)} - {None}:
+            conf[c] = min(conf[c], sure)
+        if sure < 0.5:
+            continue            # no clear reading: the colour's own reading stands, unsure
+        if cell is None:
+            hunters.pop(label, None)
+        else:
+            hunters[label] = cell
+            if on_trap:
+                under[cell] = label
+    return hunters, conf, under
+
+
+def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None):
     """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
     (and the figures leaning over it from their neighbours) leave unexplained, over
     :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
@@ -689,6 +797,7 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     overhangs = np.array([look.overhang for look in looks])
     where = {label: cell for label, cell in hunters.items()}
+    known_under = under or {}
     traps, conf = {}, np.ones(NUM_CELLS)
     for c in np.flatnonzero(allowed):
         if c == mammoth:
@@ -706,6 +815,9 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
         under = here.any() and best >= UNDER_OWNER
         if (residual >= TRAP_POINTS or under) and best >= OWNER_POINTS:
             traps[int(c)] = labels[int(order[0])]
+        if c in known_under:
+            traps[int(c)] = known_under[c]
+            continue
         # Sure when the residual is far from the line and one owner stands out.
         margin = abs(residual - TRAP_POINTS) / TRAP_POINTS
         if under:
@@ -836,7 +948,11 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     if leans is not None:
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
     hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
+    under = {}
+    ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
+    if ratio is not None:
+        hunters, hunter_conf, under = hunters_among_traps(bodies, dark_counts, changed, looks[1:], labels, hunters, hunter_conf, ratio, ok, grass)
     conf = np.minimum(conf, hunter_conf)
-    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth)
+    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth, under)
     conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
