@@ -686,6 +686,8 @@ TRAP_BAND = 1.1
 #: A hunter's choice between his patches is sure when the next reading explains them
 #: worse by this much (summed log factors).
 PATCHES_SURE = 0.3
+#: ... and no reading explains a hunter's patches when its misfit is over this.
+PATCHES_FIT = 1.0
 #: A patch off the grass is no trap (the rules put traps on grass only).
 NO_TRAP = 10.0
 
@@ -706,11 +708,12 @@ def trap_share(bodies, looks, hunters, labels, allowed) -> float | None:
     this frame (None: no lone trap seen). A set's traps are of one design, and a
     player's trap and hunter are seen in the same colour, so the share is alike for
     every player whatever his colour: the median over the cells no hunter stands on
-    that show one player's colour alone.
+    (nor beside) that show one player's colour alone, a player whose hunter is seen
+    elsewhere (else the patch may be he).
 
     >>> looks = [Look((0.5, 0.5, 0.5), 100.0), Look((0.2, 0.2, 0.2), 50.0)]
     >>> bodies = np.zeros((NUM_CELLS, 2)); bodies[3] = (150, 0); bodies[5] = (0, 80); bodies[9] = (0, 50)
-    >>> trap_share(bodies, looks, {"c1": 9}, ["c0", "c1"], np.ones(NUM_CELLS, bool))
+    >>> trap_share(bodies, looks, {"c0": 20, "c1": 9}, ["c0", "c1"], np.ones(NUM_CELLS, bool))
     1.55
     """
     sizes = np.array([max(look.body, 1.0) for look in looks])
@@ -721,6 +724,8 @@ def trap_share(bodies, looks, hunters, labels, allowed) -> float | None:
             continue
         order = np.argsort(-bodies[c])
         k = int(order[0])
+        if labels[k] not in hunters:
+            continue            # a player whose hunter is not seen: this may be he
         alone = len(order) < 2 or bodies[c, order[1]] < OWNER_POINTS
         if alone and bodies[c, k] / sizes[k] >= HUNTER_SHARE:
             shares.append(bodies[c, k] / sizes[k])
@@ -772,6 +777,8 @@ def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, co
                 readings.append((rest + _band_misfit(share[c], *on_band), c, True))
         readings.sort(key=lambda r: r[0])
         best, cell, on_trap = readings[0]
+        if best > PATCHES_FIT:
+            continue            # no reading explains his patches: the colour's own reading stands
         margin = readings[1][0] - best
         sure = float(np.clip(margin / PATCHES_SURE, 0, 1))
         for c in {cell, readings[1][1], hunters.get(label)} - {None}:

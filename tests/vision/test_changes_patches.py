@@ -30,10 +30,12 @@ def _read(patches: dict[int, tuple], first_guess: dict, ratio: float, grass=GRAS
 
 def test_the_frames_lone_traps_tell_how_large_a_trap_shows():
     """Cells showing one player's colour alone, where no hunter stands nor beside, are
-    lone traps: their share of their player's hunter size is alike for every player."""
+    lone traps: their share of their player's hunter size is alike for every player.
+    A patch of a player whose hunter is not seen may be he, and tells nothing."""
     bodies = np.zeros((NUM_CELLS, 2))
-    bodies[3], bodies[5], bodies[20] = (148, 0), (0, 152), (100, 0)
-    assert trap_share(bodies, LOOKS, {"c0": 20}, LABELS, GRASS) == pytest.approx(1.5)
+    bodies[3], bodies[5], bodies[20], bodies[30] = (148, 0), (0, 152), (100, 0), (0, 100)
+    assert trap_share(bodies, LOOKS, {"c0": 20, "c1": 30}, LABELS, GRASS) == pytest.approx(1.5)
+    assert trap_share(bodies, LOOKS, {"c0": 20}, LABELS, GRASS) == pytest.approx(1.48)
     assert trap_share(np.zeros((NUM_CELLS, 2)), LOOKS, {}, LABELS, GRASS) is None
 
 
