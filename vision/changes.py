@@ -794,7 +794,46 @@ def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, co
     return hunters, conf, under
 
 
-def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None):
+#: A hunter's colour on a neighbour of his cell, its points lying this far (median,
+#: tile radii) towards him from that cell's centre, is his own edge over it: a trap
+#: lies about its cell's centre.
+SPILL_TOWARDS = 0.4
+
+
+def spills(hunters: dict, labels: list, mine: np.ndarray, moved: np.ndarray):
+    """``((37, K) points, (37,) changed points)`` each hunter's edge shows on the cells
+    beside his (a disc or a meeple wider than its cell). ``mine`` (37, n, K) are each
+    player's points (his colour or family). His points on a neighbour whose middle
+    lies :data:`SPILL_TOWARDS` or more towards him are his edge, and so is every
+    changed point of that cell as far towards him as they reach; a trap of his colour
+    there lies about its cell's centre, and keeps its points.
+
+    >>> mine = np.zeros((NUM_CELLS, len(GRID), 1), bool); moved = np.zeros((NUM_CELLS, len(GRID)), bool)
+    >>> edge = GRID[:, 0] > 0.6; mine[CENTRE - 1, edge, 0] = moved[CENTRE - 1, edge] = True      # spill from the east
+    >>> trap = np.hypot(GRID[:, 0], GRID[:, 1]) < 0.5; mine[CENTRE - 2, trap, 0] = True             # far from him
+    >>> points, changed = spills({"c0": CENTRE}, ["c0"], mine, moved)
+    >>> int(points[CENTRE - 1, 0]) == int(edge.sum()) == int(changed[CENTRE - 1]), int(points[CENTRE - 2, 0])
+    (True, 0)
+    """
+    points = np.zeros((NUM_CELLS, len(labels)))
+    changed = np.zeros(NUM_CELLS)
+    for label, cell in hunters.items():
+        k = labels.index(label)
+        for c in NEIGHBOURS[cell]:
+            if c is None:
+                continue
+            towards = CELL_CENTRES[cell] - CELL_CENTRES[c]
+            along = GRID @ (towards / np.linalg.norm(towards))
+            his = mine[c, :, k]
+            if his.sum() < 3 or np.median(along[his]) < SPILL_TOWARDS:
+                continue
+            edge = along >= along[his].min()
+            points[c, k] += (his & edge).sum()
+            changed[c] += (moved[c] & edge).sum()
+    return points, changed
+
+
+def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None, spill=None):
     """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
     (and the figures leaning over it from their neighbours) leave unexplained, over
     :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
@@ -812,8 +851,13 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None
         here = np.array([where.get(label) == c for label in labels])
         beside = np.array([where.get(label) is not None and where.get(label) != c
                            and where.get(label) in NEIGHBOURS[c] for label in labels])
-        residual = changed[c] - (extents * here).sum() - (overhangs * beside).sum()
-        excess = bodies[c] - sizes * here - overhangs * beside
+        overhang = overhangs * beside
+        residual = changed[c] - (extents * here).sum() - overhang.sum()
+        if spill is not None:
+            # What the hunters beside show of their own edges here, if more than learnt.
+            overhang = np.maximum(overhang, spill[0][c])
+            residual = min(residual, changed[c] - (extents * here).sum() - spill[1][c])
+        excess = bodies[c] - sizes * here - overhang
         order = np.argsort(-excess)
         best = excess[order[0]]
         second = max(excess[order[1]], 0.0) if len(order) > 1 else 0.0
@@ -950,6 +994,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
+
     changed = moved.sum(axis=1).astype(float)
     stances = None
     if leans is not None:
@@ -960,6 +1005,9 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     if ratio is not None:
         hunters, hunter_conf, under = hunters_among_traps(bodies, dark_counts, changed, looks[1:], labels, hunters, hunter_conf, ratio, ok, grass)
     conf = np.minimum(conf, hunter_conf)
-    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth, under)
+    mine = np.stack([(lit & (label == k + 1)) | (family == k) for k in range(len(labels))], axis=2)
+    spill = spills(hunters, labels, mine, moved)
+    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth, under,
+                              spill)
     conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
