@@ -734,7 +734,7 @@ def trap_share(bodies, looks, hunters, labels, allowed) -> float | None:
 
 def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, conf, ratio, ok, grass):
     """``({label: cell}, confidence, {cell: label})``: each hunter told from the traps of
-    his colour by the sizes of all his patches at once, with ``ratio`` the frame's lone
+    his colour by the sizes of all his patches at once (one or more), with ``ratio`` the frame's lone
     trap share (:func:`trap_share`). Each reading puts him on one patch, alone (about
     his own size) or on his own trap (more than either alone, at most both), or off
     the board, and takes every other patch of his for a lone trap (about ``ratio``);
@@ -758,7 +758,7 @@ def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, co
     for k, label in enumerate(labels):
         share = np.where(ok, bodies[:, k] / sizes[k], 0.0)
         patches = [int(c) for c in np.flatnonzero(share >= HUNTER_SHARE)]
-        if len(patches) < 2:
+        if not patches:
             continue
         if looks[k].dark >= 6 and max(dark_counts[c, k] for c in patches) >= DARK_SHARE * looks[k].dark:
             continue
