@@ -683,9 +683,12 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
 ALONE_BAND = 1.15
 #: Lone traps of one design show alike (their shares within this factor of the frame's).
 TRAP_BAND = 1.1
-#: A hunter's choice between his patches is sure when the next reading explains them
+#: A hunter's choice between his patches is clear when the next reading explains them
 #: worse by this much (summed log factors).
-PATCHES_SURE = 0.3
+PATCHES_MARGIN = 0.15
+#: A hunter off the board (in a hand) explains his patches this much worse: he is
+#: rarely off it when the board is still.
+OFF_BOARD = 0.3
 #: ... and no reading explains a hunter's patches when its misfit is over this.
 PATCHES_FIT = 1.0
 #: A patch off the grass is no trap (the rules put traps on grass only).
@@ -768,7 +771,7 @@ def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, co
         as_trap = {c: NO_TRAP if not grass[c] or (shared[c] and not covered[c])
                    else 0.0 if covered[c] else _band_misfit(share[c], *trap_band) for c in patches}
         total = sum(as_trap.values())
-        readings = [(total + PATCHES_SURE, None, False)]        # off the board (in a hand)
+        readings = [(total + OFF_BOARD, None, False)]        # off the board (in a hand)
         for c in patches:
             rest = total - as_trap[c]
             unowned = changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k)
@@ -780,11 +783,16 @@ def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, co
         if best > PATCHES_FIT:
             continue            # no reading explains his patches: the colour's own reading stands
         margin = readings[1][0] - best
-        sure = float(np.clip(margin / PATCHES_SURE, 0, 1))
-        for c in {cell, readings[1][1], hunters.get(label)} - {None}:
-            conf[c] = min(conf[c], sure)
-        if sure < 0.5:
-            continue            # no clear reading: the colour's own reading stands, unsure
+        involved = {cell, readings[1][1], hunters.get(label)} - {None}
+        if margin < PATCHES_MARGIN:
+            # No clear reading: the colour's own reading stands, and where this one
+            # would put him elsewhere, the referee is asked.
+            sure = margin / PATCHES_MARGIN if cell == hunters.get(label) else 0.0
+            for c in involved:
+                conf[c] = min(conf[c], sure)
+            continue
+        for c in involved:
+            conf[c] = min(conf[c], float(np.clip(margin / (2 * PATCHES_MARGIN), 0, 1)))
         if cell is None:
             hunters.pop(label, None)
         else:
