@@ -711,8 +711,8 @@ def trap_share(bodies, looks, hunters, labels, allowed) -> float | None:
     this frame (None: no lone trap seen). A set's traps are of one design, and a
     player's trap and hunter are seen in the same colour, so the share is alike for
     every player whatever his colour: the median over the cells no hunter stands on
-    (nor beside) that show one player's colour alone, a player whose hunter is seen
-    elsewhere (else the patch may be he).
+    that show one player's colour alone, a player whose hunter is seen elsewhere and
+    not beside (else the patch may be he, or his edge).
 
     >>> looks = [Look((0.5, 0.5, 0.5), 100.0), Look((0.2, 0.2, 0.2), 50.0)]
     >>> bodies = np.zeros((NUM_CELLS, 2)); bodies[3] = (150, 0); bodies[5] = (0, 80); bodies[9] = (0, 50)
@@ -723,12 +723,12 @@ def trap_share(bodies, looks, hunters, labels, allowed) -> float | None:
     taken = set(hunters.values())
     shares = []
     for c in np.flatnonzero(allowed):
-        if c in taken or any(n in taken for n in NEIGHBOURS[c] if n is not None):
+        if c in taken:
             continue
         order = np.argsort(-bodies[c])
         k = int(order[0])
-        if labels[k] not in hunters:
-            continue            # a player whose hunter is not seen: this may be he
+        if labels[k] not in hunters or hunters[labels[k]] in NEIGHBOURS[c]:
+            continue            # his hunter not seen (this may be he), or beside (his edge)
         alone = len(order) < 2 or bodies[c, order[1]] < OWNER_POINTS
         if alone and bodies[c, k] / sizes[k] >= HUNTER_SHARE:
             shares.append(bodies[c, k] / sizes[k])
