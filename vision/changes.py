@@ -916,11 +916,9 @@ def _choice_confidence(conf: np.ndarray, score: np.ndarray, line: float) -> np.n
 
 def _print_points(model: ChangeModel, grid, grid_lab, expected, gain) -> np.ndarray:
     """(n,) the cross cell's points that show its print (its colour seen around the
-    mammoth at setup, blended with the snow) nearer than the mammoth's colour and every
-    hunter's: when the mammoth has left, the whole print shows, and it is no mammoth;
-    a hunter standing on the cross is no print."""
-    learnt = [model.mammoth.colour, model.print_colour] + [look.colour for look in model.hunters.values()]
-    colours = np.clip(np.array(learnt)[None] * gain[CENTRE], 0, 1)
+    mammoth at setup, blended with the snow) nearer than the mammoth's colour: when the
+    mammoth has left, the whole print shows, and it is no mammoth."""
+    colours = np.clip(np.array([model.mammoth.colour, model.print_colour])[None] * gain[CENTRE], 0, 1)
     c = slice(CENTRE, CENTRE + 1)
     label, _, matched, _ = match_points(grid[c], grid_lab[c], expected[c], colours[None][:, 0])
     return (matched & (label == 1))[0]
