@@ -53,6 +53,13 @@ LIGHT_STRAY = 0.3
 #: A grid point changed when it moved at least this far (ΔE) from the empty look
 #: (sensor noise and jpeg stay under 6 on a still camera).
 CHANGED = 14.0
+#: A point changed by this share of :data:`CHANGED` counts when a learnt piece's colour
+#: lies within FAINT_BETTER of its distance from the tile.
+FAINT_SHARE = 0.5
+FAINT_BETTER = 0.4
+#: ... and by this many times the board's own unrest (the change most of its points,
+#: bare tiles, show: a lamp's flicker, a noisy sensor), else noise would pass for pieces.
+FAINT_NOISE = 3.0
 #: A changed point belongs to a learnt colour within this distance (ΔE, lightness halved).
 MATCH = 28.0
 MATCH_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
@@ -468,7 +475,9 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
         label_of, strong, _, distance = match_points(after[cell:cell + 1], after_lab[cell:cell + 1],
                                                      exp[cell:cell + 1], colours)
-        seen = moved[cell] & strong[0]
+        # (Faint points too, as the reader counts them: a piece close to its tile.)
+        faint = (change[cell] > CHANGED * FAINT_SHARE) & (distance[0] < FAINT_BETTER * change[cell])
+        seen = (moved[cell] | faint) & strong[0]
         shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
         label = labels_at[index - 1]
         own = np.zeros((NUM_CELLS, len(GRID)), bool)
@@ -967,6 +976,23 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                            colours[cells][None])
         (label[cells, points], strong[cells, points], matched[cells, points],
          distance[cells, points]) = (part[0] for part in sub)
+    # A piece close to its tile's colour (a grey pawn on snow) changes it by less than
+    # the line: such a point still counts where a learnt piece's colour explains it far
+    # better than the tile does (noise and print stay nearer the tile).
+    # (Not on the cross: its print, seen or hidden at setup, is no piece.)
+    faint_line = change > max(CHANGED * FAINT_SHARE, FAINT_NOISE * float(np.percentile(change, 75)))
+    faint_line[CENTRE] = False
+    cells, points = np.nonzero(~moved & faint_line)
+    if cells.size:
+        sub = match_points(grid[cells, points][None], grid_lab[cells, points][None], expected[cells, points][None],
+                           colours[cells][None])
+        # (The players' colours only: the mammoth's size was learnt on the cross.)
+        faint = sub[1][0] & (sub[3][0] < FAINT_BETTER * change[cells, points]) & (sub[0][0] >= 1) & (
+            sub[0][0] <= len(labels))
+        cells, points = cells[faint], points[faint]
+        moved[cells, points] = True
+        label[cells, points], strong[cells, points], matched[cells, points], distance[cells, points] = (
+            sub[0][0][faint], True, True, sub[3][0][faint])
     n_k = len(looks) + 1
     # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
     shade = shadowed(grid, grid_lab, expected, distance)

@@ -122,3 +122,27 @@ def test_a_standing_hunters_shadow_on_his_own_trap_tells_him_there():
     grid[9, shadow] = red
     seen = read_changes(model, grid, ok, ok.copy(), ["c0", "c1"])
     assert "c0" not in seen.hunters and seen.traps == {9: "c0", 12: "c0"}
+
+
+def test_a_grey_pawn_on_snow_counts_though_it_changes_the_snow_by_less_than_the_line():
+    """A grey player's pawn on white snow changes it by less than a piece's line (the
+    snow, darker): its points count where his learnt grey explains them far better than
+    the snow does, so he is read there; the same frame with a sensor's noise four
+    times as strong as his change reads nothing."""
+    from vision.changes import CHANGED, GRID, ChangeModel, read_changes
+    from vision.colour import lab_distance, to_lab
+
+    snow, grey = np.array([0.85, 0.87, 0.88]), np.array([0.72, 0.74, 0.75])
+    step = float(lab_distance(to_lab(snow[None]), to_lab(grey[None]), np.ones(3, np.float32))[0])
+    assert CHANGED / 2 < step < CHANGED
+    empty = np.full((NUM_CELLS, len(GRID), 3), snow, np.float32)
+    grid = empty.copy()
+    pawn = np.hypot(GRID[:, 0] - 0.1, GRID[:, 1]) <= 0.3
+    grid[5, pawn] = grey
+    grid[20, np.hypot(GRID[:, 0], GRID[:, 1]) <= 0.55] = (0.35, 0.25, 0.15)
+    looks = {"c0": Look(tuple(grey), float(pawn.sum())), "c1": Look((0.15, 0.25, 0.8), float(pawn.sum()))}
+    model = ChangeModel(empty, Look((0.35, 0.25, 0.15), 200.0), looks, (0.05, 0.05, 0.05))
+    ok = np.ones(NUM_CELLS, bool)
+    assert read_changes(model, grid, ok, ~ok, ["c0", "c1"]).hunters == {"c0": 5}
+    noisy = np.clip(grid + np.random.default_rng(1).normal(0, 0.06, grid.shape), 0, 1).astype(np.float32)
+    assert "c0" not in read_changes(model, noisy, ok, ~ok, ["c0", "c1"]).hunters
