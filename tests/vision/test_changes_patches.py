@@ -127,8 +127,8 @@ def test_a_standing_hunters_shadow_on_his_own_trap_tells_him_there():
 def test_a_grey_pawn_on_snow_counts_though_it_changes_the_snow_by_less_than_the_line():
     """A grey player's pawn on white snow changes it by less than a piece's line (the
     snow, darker): its points count where his learnt grey explains them far better than
-    the snow does, so he is read there; the same frame with a sensor's noise four
-    times as strong as his change reads nothing."""
+    the snow does, so he is read there. Under a sensor so noisy that the bare snow
+    itself changes about as much, such faint points tell nothing, and he is not read."""
     from vision.changes import CHANGED, GRID, ChangeModel, read_changes
     from vision.colour import lab_distance, to_lab
 
