@@ -1046,11 +1046,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     # A hunter's shadow darkens what lies under it: the tile, or his own trap (his
     # colour, darker), where his colour alone does not tell him.
     shadows = np.zeros((NUM_CELLS, len(labels)))
-    cells, points = np.nonzero(moved)
     for k, look in enumerate(looks[1:]):
-        if look.shadow >= 6 and cells.size:
-            dim = shadowed(grid[cells, points][None], grid_lab[cells, points][None], colours[cells, k + 1][None])[0]
-            shadows[:, k] = np.bincount(cells, weights=shade[cells, points] | dim, minlength=NUM_CELLS)
+        if look.shadow >= 6:
+            his = np.broadcast_to(colours[:, k + 1][:, None, :], grid.shape)
+            shadows[:, k] = (moved & (shade | shadowed(grid, grid_lab, his))).sum(axis=1)
     hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances, shadows)
     under = {}
     ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
