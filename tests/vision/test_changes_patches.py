@@ -95,35 +95,6 @@ def test_a_pawn_beside_a_lone_ring_trap_of_his_colour_is_read_on_his_own_cell():
     assert frame_right(observation, truth)
 
 
-def test_a_standing_hunters_shadow_on_his_own_trap_tells_him_there():
-    """A meeple the colour of his traps, standing on one of them: his colour alone shows
-    two trap-sized patches alike, but his shadow (seen on his tile at setup) falls on
-    the trap under him, his colour darker. That patch holds him; the other is a trap."""
-    from vision.changes import GRID, ChangeModel, read_changes
-
-    green, red = (0.3, 0.6, 0.3), (0.8, 0.15, 0.1)
-    empty = np.full((NUM_CELLS, len(GRID), 3), green, np.float32)
-    grid = empty.copy()
-    hunter = np.hypot(GRID[:, 0], GRID[:, 1]) <= 0.25
-    shadow = (np.hypot(GRID[:, 0] - 0.2, GRID[:, 1] - 0.15) <= 0.25) & ~hunter
-    trap = np.hypot(GRID[:, 0], GRID[:, 1]) <= 0.55
-    for cell in (9, 12):
-        grid[cell, trap] = red
-    grid[9, shadow] = np.array(red) * 0.55
-    looks = {"c0": Look(red, float(hunter.sum()), shadow=float(shadow.sum())),
-             "c1": Look((0.15, 0.25, 0.8), float(hunter.sum()))}
-    model = ChangeModel(empty, Look((0.35, 0.25, 0.15), 200.0), looks, (0.05, 0.05, 0.05))
-    grid[20, np.hypot(GRID[:, 0], GRID[:, 1]) <= 0.55] = (0.35, 0.25, 0.15)
-    ok = np.ones(NUM_CELLS, bool)
-    seen = read_changes(model, grid, ok, ok.copy(), ["c0", "c1"])
-    assert seen.hunters == {"c0": 9}
-    assert seen.traps == {9: "c0", 12: "c0"}
-    # No shadow on either: he stands on neither (in a hand), both are his traps.
-    grid[9, shadow] = red
-    seen = read_changes(model, grid, ok, ok.copy(), ["c0", "c1"])
-    assert "c0" not in seen.hunters and seen.traps == {9: "c0", 12: "c0"}
-
-
 def test_a_grey_pawn_on_snow_counts_though_it_changes_the_snow_by_less_than_the_line():
     """A grey player's pawn on white snow changes it by less than a piece's line (the
     snow, darker): its points count where his learnt grey explains them far better than
