@@ -136,17 +136,13 @@ class Look:
     dark_colour: tuple | None = None
     #: How his body spread along the camera's lean at setup (:func:`stance`; 0: not seen).
     stands: float = 0.0
-    #: How many points his shadow darkened at setup (on whatever lies under him, it
-    #: is that, darker: on his own trap, his colour).
-    shadow: float = 0.0
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
                 "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
                 "overhang": round(float(self.overhang), 2),
                 **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]}),
-                **({"stands": round(float(self.stands), 3)} if self.stands else {}),
-                **({"shadow": round(float(self.shadow), 2)} if self.shadow else {})}
+                **({"stands": round(float(self.stands), 3)} if self.stands else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
@@ -154,7 +150,7 @@ class Look:
         dark_colour = obj.get("dark_colour")
         return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
                    float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour),
-                   float(obj.get("stands", 0.0)), float(obj.get("shadow", 0.0)))
+                   float(obj.get("stands", 0.0)))
 
 
 @dataclass
@@ -488,7 +484,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
                               float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
                               float(counts[cell]), float(overhang),
                               tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None,
-                              stands, float((moved[cell] & shade).sum()))
+                              stands)
         if dark.sum():
             darks.append(after[cell][dark] / light[cell])
         cells[label] = cell
@@ -648,16 +644,14 @@ def _remainder_owned(bodies_c: np.ndarray, sizes: np.ndarray, k: int) -> bool:
                 or bodies_c[k] - sizes[k] >= OWNER_POINTS)
 
 
-def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None, shadows=None):
+def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     """``({label: cell}, confidence)``: each hunter on the cell showing about his own
     size of his colour (more is a trap of his colour, less a piece of that colour seen
     on its edge), where what he leaves unexplained on the cell has an owner (a piece
     of his colour on another's trap leaves that trap's colour; a lone trap of his
     colour about his size leaves its print, of no player's colour). A hunter only seen
     on trap-sized patches of his colour stands on his own trap: his dark part (outline,
-    shadow; a flat trap has none) tells which: ``shadows`` (37, K) are the points his
-    shadow may have darkened, on the tile or on his own trap (his colour, darker), as
-    many as setup saw on his tile (``Look.shadow``). A hunter seen standing at setup fits a
+    shadow; a flat trap has none) tells which. A hunter seen standing at setup fits a
     cell where his colour lies flat (``stances`` (37, K), :func:`stance`) less: a lone
     trap of his colour and size, seen from a tilted camera."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
@@ -680,12 +674,8 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None, shad
         if fit.max() >= HUNTER_SHARE - UNOWNED_PENALTY and (share >= HUNTER_SHARE)[np.argmax(fit)]:
             hunters[label] = int(np.argmax(fit))
             conf = _choice_confidence(conf, fit, 0.0)
-        elif (look.dark >= 6 or look.shadow >= 6) and trap_sized.any():
-            # His outline, or his shadow (on his own trap, his colour darker).
-            told = dark_counts[:, k] / look.dark if look.dark >= 6 else np.zeros(NUM_CELLS)
-            if look.shadow >= 6 and shadows is not None:
-                told = np.maximum(told, shadows[:, k] / look.shadow)
-            dshare = np.where(trap_sized, told, 0.0)
+        elif look.dark >= 6 and trap_sized.any():
+            dshare = np.where(trap_sized, dark_counts[:, k] / look.dark, 0.0)
             if dshare.max() >= DARK_SHARE:
                 hunters[label] = int(np.argmax(dshare))
             conf = _choice_confidence(conf, dshare, DARK_SHARE)
@@ -1043,14 +1033,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     stances = None
     if leans is not None:
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
-    # A hunter's shadow darkens what lies under it: the tile, or his own trap (his
-    # colour, darker), where his colour alone does not tell him.
-    shadows = np.zeros((NUM_CELLS, len(labels)))
-    for k, look in enumerate(looks[1:]):
-        if look.shadow >= 6:
-            his = np.broadcast_to(colours[:, k + 1][:, None, :], grid.shape)
-            shadows[:, k] = (moved & (shade | shadowed(grid, grid_lab, his))).sum(axis=1)
-    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances, shadows)
+    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
     under = {}
     ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
     if ratio is not None:
