@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS
+from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, RADIUS, ring_of
 
 from .colour import DARK_LAB_WEIGHTS, fit_gain_field, lab_distance, to_lab
 from .geometry import CELL_CENTRES, project
@@ -53,6 +53,13 @@ LIGHT_STRAY = 0.3
 #: A grid point changed when it moved at least this far (ΔE) from the empty look
 #: (sensor noise and jpeg stay under 6 on a still camera).
 CHANGED = 14.0
+#: A point changed by this share of :data:`CHANGED` counts when a learnt piece's colour
+#: lies within FAINT_BETTER of its distance from the tile.
+FAINT_SHARE = 0.5
+FAINT_BETTER = 0.4
+#: ... and by this many times the board's own unrest (the change most of its points,
+#: bare tiles, show: a lamp's flicker, a noisy sensor), else noise would pass for pieces.
+FAINT_NOISE = 3.0
 #: A changed point belongs to a learnt colour within this distance (ΔE, lightness halved).
 MATCH = 28.0
 MATCH_WEIGHTS = np.array([0.5, 1.0, 1.0], np.float32)
@@ -453,7 +460,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         counts[CENTRE] = 0
         for cell in cells.values():
             counts[cell] = 0
-        cell = int(np.argmax(counts))
+        cell = _new_hunter_cell(counts)
         overhang = max([int(all_counts[n]) for n in NEIGHBOURS[cell] if n is not None] + [0])
         if counts[cell] < 6:
             raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
@@ -464,7 +471,9 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
         label_of, strong, _, distance = match_points(after[cell:cell + 1], after_lab[cell:cell + 1],
                                                      exp[cell:cell + 1], colours)
-        seen = moved[cell] & strong[0]
+        # (Faint points too, as the reader counts them: a piece close to its tile.)
+        faint = (change[cell] > CHANGED * FAINT_SHARE) & (distance[0] < FAINT_BETTER * change[cell])
+        seen = (moved[cell] | faint) & strong[0]
         shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
         label = labels_at[index - 1]
         own = np.zeros((NUM_CELLS, len(GRID)), bool)
@@ -482,6 +491,34 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
                        lines, print_colour), cells
+
+
+#: Hunters are put down on the outer ring at setup (the rules' placement).
+_PLACEMENT = np.array([ring_of(c) == RADIUS for c in range(NUM_CELLS)])
+#: ... so the new hunter is the outer cell that changed most, unless the most an outer
+#: cell changed is this small a share of the most any cell changed (a set put down
+#: elsewhere, as some tests do).
+PLACEMENT_SHARE = 0.2
+
+
+def _new_hunter_cell(counts: np.ndarray) -> int:
+    """The cell a hunter was just put down on, from each free cell's changed points:
+    the outer ring's most changed. A standing mammoth figure turned or nudged between
+    two setup steps changes its neighbours (its tusks, its shadow) more than a pawn's
+    head a fifth of a tile wide changes its own cell; the rules put hunters down on the
+    outer ring, which the mammoth on the cross does not reach.
+
+    >>> counts = np.zeros(NUM_CELLS); counts[1] = 30; counts[CENTRE - 1] = 100
+    >>> _new_hunter_cell(counts)
+    1
+    >>> counts[1] = 10
+    >>> _new_hunter_cell(counts) == CENTRE - 1
+    True
+    """
+    outer = np.where(_PLACEMENT, counts, -1)
+    if outer.max() >= max(6, PLACEMENT_SHARE * counts.max()):
+        return int(np.argmax(outer))
+    return int(np.argmax(counts))
 
 
 def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
@@ -651,7 +688,169 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     return hunters, conf
 
 
-def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
+#: A lone hunter shows about his own size of his colour (share 1, within this factor).
+ALONE_BAND = 1.15
+#: Lone traps of one design show alike (their shares within this factor of the frame's).
+TRAP_BAND = 1.1
+#: A hunter's choice between his patches is clear when the next reading explains them
+#: worse by this much (summed log factors).
+PATCHES_MARGIN = 0.15
+#: A hunter off the board (in a hand) explains his patches this much worse: he is
+#: rarely off it when the board is still.
+OFF_BOARD = 0.3
+#: ... and no reading explains a hunter's patches when its misfit is over this.
+PATCHES_FIT = 1.0
+#: A patch off the grass is no trap (the rules put traps on grass only).
+NO_TRAP = 10.0
+
+
+def _band_misfit(share: float, lo: float, hi: float) -> float:
+    """How far ``share`` lies outside ``[lo, hi]`` (log factor; 0 inside).
+
+    >>> _band_misfit(1.0, 0.9, 1.1), round(_band_misfit(2.0, 0.5, 1.0), 3)
+    (0.0, 0.693)
+    """
+    if share <= 0:
+        return 10.0
+    return float(max(np.log(lo / share), np.log(share / hi), 0.0))
+
+
+def trap_share(bodies, looks, hunters, labels, allowed) -> float | None:
+    """How many times his hunter's size a lone trap shows of its player's colour, in
+    this frame (None: no lone trap seen). A set's traps are of one design, and a
+    player's trap and hunter are seen in the same colour, so the share is alike for
+    every player whatever his colour: the median over the cells no hunter stands on
+    that show one player's colour alone, a player whose hunter is seen elsewhere and
+    not beside (else the patch may be he, or his edge).
+
+    >>> looks = [Look((0.5, 0.5, 0.5), 100.0), Look((0.2, 0.2, 0.2), 50.0)]
+    >>> bodies = np.zeros((NUM_CELLS, 2)); bodies[3] = (150, 0); bodies[5] = (0, 80); bodies[9] = (0, 50)
+    >>> trap_share(bodies, looks, {"c0": 20, "c1": 9}, ["c0", "c1"], np.ones(NUM_CELLS, bool))
+    1.55
+    """
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    taken = set(hunters.values())
+    shares = []
+    for c in np.flatnonzero(allowed):
+        if c in taken:
+            continue
+        order = np.argsort(-bodies[c])
+        k = int(order[0])
+        if labels[k] not in hunters or hunters[labels[k]] in NEIGHBOURS[c]:
+            continue            # his hunter not seen (this may be he), or beside (his edge)
+        alone = len(order) < 2 or bodies[c, order[1]] < OWNER_POINTS
+        if alone and bodies[c, k] / sizes[k] >= HUNTER_SHARE:
+            shares.append(bodies[c, k] / sizes[k])
+    return float(np.median(shares)) if shares else None
+
+
+def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, conf, ratio, ok, grass):
+    """``({label: cell}, confidence, {cell: label})``: each hunter told from the traps of
+    his colour by the sizes of all his patches at once (one or more), with ``ratio`` the frame's lone
+    trap share (:func:`trap_share`). Each reading puts him on one patch, alone (about
+    his own size) or on his own trap (more than either alone, at most both), or off
+    the board, and takes every other patch of his for a lone trap (about ``ratio``);
+    the reading that explains his patches best wins, and is sure only when it explains
+    them clearly better than the next (a trap the size of his hunter, or a hunter
+    hiding a smaller trap, is asked about). The last part of the result is the traps
+    he stands on.
+
+    Traps lie on ``grass`` only, one a cell: a patch elsewhere, or beside another
+    player's colour where no other hunter stands, is no lone trap; under another
+    hunter, his trap may show any size. A hunter whose dark part (outline, shadow)
+    shows is told by it (:func:`_hunters`); one alone on a cell whose change he leaves
+    unexplained, of no player's colour (a printed trap's rim), fits it less."""
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
+    hunters, conf = dict(hunters), conf.copy()
+    under = {}
+    alone_band = (1 / ALONE_BAND, ALONE_BAND)
+    trap_band = (ratio / TRAP_BAND, ratio * TRAP_BAND)
+    on_band = (max(ALONE_BAND, ratio * TRAP_BAND), 1 + ratio)
+    for k, label in enumerate(labels):
+        share = np.where(ok, bodies[:, k] / sizes[k], 0.0)
+        patches = [int(c) for c in np.flatnonzero(share >= HUNTER_SHARE)]
+        if not patches:
+            continue
+        if looks[k].dark >= 6 and max(dark_counts[c, k] for c in patches) >= DARK_SHARE * looks[k].dark:
+            continue
+        covered = {c: any(cell == c for other, cell in hunters.items() if other != label) for c in patches}
+        shared = {c: bool((np.delete(bodies[c], k) >= np.minimum(OWNER_POINTS, HUNTER_SHARE * np.delete(sizes, k))).any())
+                  for c in patches}
+        as_trap = {c: NO_TRAP if not grass[c] or (shared[c] and not covered[c])
+                   else 0.0 if covered[c] else _band_misfit(share[c], *trap_band) for c in patches}
+        total = sum(as_trap.values())
+        readings = [(total + OFF_BOARD, None, False)]        # off the board (in a hand)
+        for c in patches:
+            rest = total - as_trap[c]
+            unowned = changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k)
+            readings.append((rest + _band_misfit(share[c], *alone_band) + UNOWNED_PENALTY * unowned, c, False))
+            if grass[c] and not shared[c]:
+                readings.append((rest + _band_misfit(share[c], *on_band), c, True))
+        readings.sort(key=lambda r: r[0])
+        best, cell, on_trap = readings[0]
+        if best > PATCHES_FIT:
+            continue            # no reading explains his patches: the colour's own reading stands
+        margin = readings[1][0] - best
+        involved = {cell, readings[1][1], hunters.get(label)} - {None}
+        if margin < PATCHES_MARGIN:
+            # No clear reading: the colour's own reading stands, and where this one
+            # would put him elsewhere, the referee is asked.
+            sure = margin / PATCHES_MARGIN if cell == hunters.get(label) else 0.0
+            for c in involved:
+                conf[c] = min(conf[c], sure)
+            continue
+        for c in involved:
+            conf[c] = min(conf[c], float(np.clip(margin / (2 * PATCHES_MARGIN), 0, 1)))
+        if cell is None:
+            hunters.pop(label, None)
+        else:
+            hunters[label] = cell
+            if on_trap:
+                under[cell] = label
+    return hunters, conf, under
+
+
+#: A hunter's colour on a neighbour of his cell, its points lying this far (median,
+#: tile radii) towards him from that cell's centre, is his own edge over it: a trap
+#: lies about its cell's centre.
+SPILL_TOWARDS = 0.4
+
+
+def spills(hunters: dict, labels: list, mine: np.ndarray, moved: np.ndarray):
+    """``((37, K) points, (37,) changed points)`` each hunter's edge shows on the cells
+    beside his (a disc or a meeple wider than its cell). ``mine`` (37, n, K) are each
+    player's points (his colour or family). His points on a neighbour whose middle
+    lies :data:`SPILL_TOWARDS` or more towards him are his edge, and so is every
+    changed point of that cell as far towards him as they reach; a trap of his colour
+    there lies about its cell's centre, and keeps its points.
+
+    >>> mine = np.zeros((NUM_CELLS, len(GRID), 1), bool); moved = np.zeros((NUM_CELLS, len(GRID)), bool)
+    >>> edge = GRID[:, 0] > 0.6; mine[CENTRE - 1, edge, 0] = moved[CENTRE - 1, edge] = True      # spill from the east
+    >>> trap = np.hypot(GRID[:, 0], GRID[:, 1]) < 0.5; mine[CENTRE - 2, trap, 0] = True             # far from him
+    >>> points, changed = spills({"c0": CENTRE}, ["c0"], mine, moved)
+    >>> int(points[CENTRE - 1, 0]) == int(edge.sum()) == int(changed[CENTRE - 1]), int(points[CENTRE - 2, 0])
+    (True, 0)
+    """
+    points = np.zeros((NUM_CELLS, len(labels)))
+    changed = np.zeros(NUM_CELLS)
+    for label, cell in hunters.items():
+        k = labels.index(label)
+        for c in NEIGHBOURS[cell]:
+            if c is None:
+                continue
+            towards = CELL_CENTRES[cell] - CELL_CENTRES[c]
+            along = GRID @ (towards / np.linalg.norm(towards))
+            his = mine[c, :, k]
+            if his.sum() < 3 or np.median(along[his]) < SPILL_TOWARDS:
+                continue
+            edge = along >= along[his].min()
+            points[c, k] += (his & edge).sum()
+            changed[c] += (moved[c] & edge).sum()
+    return points, changed
+
+
+def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None, spill=None):
     """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
     (and the figures leaning over it from their neighbours) leave unexplained, over
     :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
@@ -661,6 +860,7 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     overhangs = np.array([look.overhang for look in looks])
     where = {label: cell for label, cell in hunters.items()}
+    known_under = under or {}
     traps, conf = {}, np.ones(NUM_CELLS)
     for c in np.flatnonzero(allowed):
         if c == mammoth:
@@ -668,8 +868,13 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
         here = np.array([where.get(label) == c for label in labels])
         beside = np.array([where.get(label) is not None and where.get(label) != c
                            and where.get(label) in NEIGHBOURS[c] for label in labels])
-        residual = changed[c] - (extents * here).sum() - (overhangs * beside).sum()
-        excess = bodies[c] - sizes * here - overhangs * beside
+        overhang = overhangs * beside
+        residual = changed[c] - (extents * here).sum() - overhang.sum()
+        if spill is not None:
+            # What the hunters beside show of their own edges here, if more than learnt.
+            overhang = np.maximum(overhang, spill[0][c])
+            residual = min(residual, changed[c] - (extents * here).sum() - spill[1][c])
+        excess = bodies[c] - sizes * here - overhang
         order = np.argsort(-excess)
         best = excess[order[0]]
         second = max(excess[order[1]], 0.0) if len(order) > 1 else 0.0
@@ -678,6 +883,9 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth):
         under = here.any() and best >= UNDER_OWNER
         if (residual >= TRAP_POINTS or under) and best >= OWNER_POINTS:
             traps[int(c)] = labels[int(order[0])]
+        if c in known_under:
+            traps[int(c)] = known_under[c]
+            continue
         # Sure when the residual is far from the line and one owner stands out.
         margin = abs(residual - TRAP_POINTS) / TRAP_POINTS
         if under:
@@ -758,6 +966,23 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                            colours[cells][None])
         (label[cells, points], strong[cells, points], matched[cells, points],
          distance[cells, points]) = (part[0] for part in sub)
+    # A piece close to its tile's colour (a grey pawn on snow) changes it by less than
+    # the line: such a point still counts where a learnt piece's colour explains it far
+    # better than the tile does (noise and print stay nearer the tile).
+    # (Not on the cross: its print, seen or hidden at setup, is no piece.)
+    faint_line = change > max(CHANGED * FAINT_SHARE, FAINT_NOISE * float(np.percentile(change, 75)))
+    faint_line[CENTRE] = False
+    cells, points = np.nonzero(~moved & faint_line)
+    if cells.size:
+        sub = match_points(grid[cells, points][None], grid_lab[cells, points][None], expected[cells, points][None],
+                           colours[cells][None])
+        # (The players' colours only: the mammoth's size was learnt on the cross.)
+        faint = sub[1][0] & (sub[3][0] < FAINT_BETTER * change[cells, points]) & (sub[0][0] >= 1) & (
+            sub[0][0] <= len(labels))
+        cells, points = cells[faint], points[faint]
+        moved[cells, points] = True
+        label[cells, points], strong[cells, points], matched[cells, points], distance[cells, points] = (
+            sub[0][0][faint], True, True, sub[3][0][faint])
     n_k = len(looks) + 1
     # Shadows on the tile count for no piece's body; on a trap, a hunter's shadow is his dark part.
     shade = shadowed(grid, grid_lab, expected, distance)
@@ -803,12 +1028,20 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
+
     changed = moved.sum(axis=1).astype(float)
     stances = None
     if leans is not None:
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
     hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
+    under = {}
+    ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
+    if ratio is not None:
+        hunters, hunter_conf, under = hunters_among_traps(bodies, dark_counts, changed, looks[1:], labels, hunters, hunter_conf, ratio, ok, grass)
     conf = np.minimum(conf, hunter_conf)
-    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth)
+    mine = np.stack([(lit & (label == k + 1)) | (family == k) for k in range(len(labels))], axis=2)
+    spill = spills(hunters, labels, mine, moved)
+    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth, under,
+                              spill)
     conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
