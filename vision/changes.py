@@ -95,6 +95,8 @@ MAMMOTH_SHARE = 0.35
 #: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
 MAMMOTH_FAINT = 0.1
 MAMMOTH_CLEAR = 2.5
+#: ... or, on a cell whose tile ring is covered, this share (the whole mammoth).
+MAMMOTH_WHOLE = 1.0
 #: Changed points of no learnt colour: this many make the cell unreadable (a hand, a
 #: die, a piece not learnt yet).
 UNKNOWN_POINTS = 14
@@ -828,6 +830,15 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
     mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
+    if best < MAMMOTH_SHARE:
+        # A mammoth token as wide as its tile covers the tile's ring, which then passes
+        # for a hand (``readable``). A cell that shows the whole mammoth, its full learnt
+        # size, where no readable cell shows it, is the mammoth's: its ring is the token.
+        whole = np.where(~readable & ~unknown, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
+        if whole.max() >= MAMMOTH_WHOLE:
+            mammoth = int(np.argmax(whole))
+            ring_changed[mammoth] = False
+            conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
     changed = moved.sum(axis=1).astype(float)

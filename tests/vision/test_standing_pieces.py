@@ -96,3 +96,17 @@ def test_a_mammoth_token_on_a_cross_printed_in_broad_arms_is_learnt_from_the_tok
     assert len(left) >= 3
     for frame, truth in left:
         assert BoardReader(calibration).read(frame.image(), 0.0).mammoth == parse_cell(truth["mammoth"])
+
+
+def test_a_mammoth_token_as_wide_as_its_tile_is_read_where_it_lies():
+    """A printed mammoth token 0.94 of its tile's width covers the tile's ring off the
+    cross: the ring, unlike its tile, passed for a hand and the cell was reported
+    covered, the mammoth nowhere. A cell showing the whole mammoth where no readable
+    cell shows it is the mammoth's: he is read there and the cell is not covered."""
+    sample, _, calibration = table(5_000_010)
+    assert sample.table["mammoth"] == "token" and sample.table["mammoth_size"] > 0.9
+    left = [(frame, truth) for frame, truth in sample.reads if truth["mammoth"] != "0,0"]
+    assert len(left) >= 3
+    for frame, truth in left:
+        seen = BoardReader(calibration).read(frame.image(), 0.0)
+        assert seen.mammoth == parse_cell(truth["mammoth"]) and seen.mammoth not in seen.occluded_cells
