@@ -28,7 +28,8 @@ from engine.hexgrid import CENTRE, NUM_CELLS
 
 from .cell_model import cell_crops, decode_crops, encode_crops
 from .changes import ChangeModel, changed_counts, learn_changes, sample_grid
-from .colour import TILE_CLASSES, cluster_tiles_under_light, fit_gain_field, gain_of, lab_distance, relit_gain, to_lab
+from .colour import (TILE_CLASSES, cluster_tiles_under_light, fit_gain_field, gain_of, lab_distance, labelling_cost,
+                     relit_gain, to_lab)
 from .geometry import (BOARD_RADIUS, CARDS_AGREE, MARKER_IDS, BoardLocator, CellSampler, Geometry, learn_cards, mirror_frame,
                        refine_on_tiles)
 
@@ -297,9 +298,18 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     frame0 = mirror_frame(frames[0]) if mirrored else frames[0]
     if geometry.error > CARDS_AGREE * geometry.pixels_per_unit():
         refined = refine_on_tiles(frame0, geometry.homography)
-        cards = learn_cards([(geometry.homography if refined is None else refined, geometry.seen)])
-        locator.cards = cards
-        geometry = locator.fit(locator.detect(cv2.cvtColor(frame0, cv2.COLOR_BGR2GRAY))) or geometry
+        learnt = learn_cards([(geometry.homography if refined is None else refined, geometry.seen)])
+        locator.cards = learnt
+        fitted = locator.fit(locator.detect(cv2.cvtColor(frame0, cv2.COLOR_BGR2GRAY))) or geometry
+        # Tiles laid by hand with gaps do not sit on the edges' perfect lattice: the
+        # alignment can then pull the fit off the tiles. When the two fits read the
+        # layout differently, the one whose tiles lie nearer their classes' colours wins.
+        by_learnt = tile_layout(frame0, fitted.homography, sampler)
+        by_cards = tile_layout(frame0, geometry.homography, sampler)
+        if np.array_equal(by_learnt[0], by_cards[0]) or by_learnt[1] <= by_cards[1]:
+            cards, geometry = learnt, fitted
+        else:
+            locator.cards = {}
     from .reader import figure_leans      # the reader imports this module
     medians, grids, leans = [], [], []
     for index, frame in enumerate(frames):
@@ -381,6 +391,19 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     if model == "changes" or pieces is None:
         calibration = _with_changes(calibration, frames, grids, gains, forced=model == "changes", leans=leans)
     return calibration
+
+
+def tile_layout(frame: np.ndarray, homography: np.ndarray, sampler: CellSampler | None = None):
+    """``(labels, incoherence)``: the empty board's tile classes (the 36 cells around
+    the cross, :func:`vision.colour.cluster_tiles_under_light`) with their rings sampled
+    through ``homography``, and how far those rings lie from their classes' colours once
+    the light is divided out (:func:`vision.colour.labelling_cost`): a fit that samples
+    each ring on its own tile, not on the gaps or a neighbour, leaves the tiles nearer
+    their three prints."""
+    zones, _ = (sampler or CellSampler()).sample(frame, homography, ("tile",))
+    tile = np.median(zones["tile"], axis=1)
+    labels, cost = cluster_tiles_under_light(tile, np.arange(NUM_CELLS) != CENTRE)
+    return labels, labelling_cost(cost, labels)
 
 
 #: Read every set by its changes when they read its setup back, even when the kit's or

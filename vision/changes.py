@@ -102,6 +102,8 @@ MAMMOTH_SHARE = 0.35
 #: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
 MAMMOTH_FAINT = 0.1
 MAMMOTH_CLEAR = 2.5
+#: ... or, on a cell whose tile ring is covered, this share (the whole mammoth).
+MAMMOTH_WHOLE = 1.0
 #: Changed points of no learnt colour: this many make the cell unreadable (a hand, a
 #: die, a piece not learnt yet).
 UNKNOWN_POINTS = 14
@@ -436,7 +438,8 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     if mam.sum() < 8:
         raise ValueError("setup frame 1: no mammoth seen on the cross")
     mam_pts = grids[0][CENTRE][mam]
-    colour, share, big = _main_cluster(mam_pts)
+    # The mammoth stands on the cross's middle; its print reaches out to the cell's edge.
+    colour, share, big = _main_cluster(mam_pts, _RADIUS[mam])
     lines = cross_lines(np.flatnonzero(mam)[~big])
     # Its size as the cross cell shows it, the print's lines left out (as when read).
     body = np.flatnonzero(mam)[big]
@@ -547,9 +550,18 @@ def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
     return tuple(int(i) for i in lines) if len(lines) <= CROSS_MAX_SHARE * len(GRID) else ()
 
 
-def _main_cluster(points: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
-    """The larger of two colour clusters of ``points`` (RGB), its share and which points
-    it holds: a piece's body against its blurred edge, a mammoth against the cross's print."""
+def _main_cluster(points: np.ndarray, radius: np.ndarray | None = None) -> tuple[np.ndarray, float, np.ndarray]:
+    """The main one of two colour clusters of ``points`` (RGB), its share and which points
+    it holds: a piece's body against its blurred edge, a mammoth against the cross's print.
+    Without ``radius`` the larger; with each point's distance from the cell's middle,
+    the one that fills the disc it lies in best (:func:`_filled`; a cross printed in
+    broad arms around a small mammoth shows more of its print than of the mammoth).
+
+    >>> pts = np.array([[0.1, 0.4, 0.1]] * 30 + [[0.5, 0.3, 0.2]] * 12)     # green arms, brown mammoth
+    >>> radius = np.r_[np.full(30, 0.6), np.full(12, 0.2)]
+    >>> [round(float(v), 1) for v in _main_cluster(pts)[0]], [round(float(v), 1) for v in _main_cluster(pts, radius)[0]]
+    ([0.1, 0.4, 0.1], [0.5, 0.3, 0.2])
+    """
     everything = np.ones(len(points), bool)
     if len(points) < 10:
         return np.median(points, axis=0), 1.0, everything
@@ -560,7 +572,24 @@ def _main_cluster(points: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
     if np.linalg.norm(centres[0] - centres[1]) < MATCH / 2:
         return np.median(points, axis=0), 1.0, everything
     big = int(np.bincount(labels, minlength=2).argmax())
+    if radius is not None:
+        big = int(np.argmax([_filled(radius[labels == k]) for k in range(2)]))
     return np.median(points[labels == big], axis=0), float((labels == big).mean()), labels == big
+
+
+def _filled(radius: np.ndarray) -> float:
+    """How much of the disc that holds most of them (out to their 90th percentile from
+    the cell's middle) some points fill: a piece is a filled patch, a cross's print
+    thin arms across a wide disc.
+
+    >>> disc, bar = _RADIUS[_RADIUS <= 0.4], _RADIUS[np.abs(GRID[:, 0]) < 0.07]      # a token, a plus's arm
+    >>> bool(_filled(disc) > 0.9), bool(_filled(bar) < 0.2)
+    (True, True)
+    """
+    if not len(radius):
+        return 0.0
+    reach = float(np.percentile(radius, 90))
+    return len(radius) / max(float((_RADIUS <= reach).sum()), 1.0)
 
 
 def match_points(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, colours: np.ndarray):
@@ -1026,6 +1055,15 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
     mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
+    if best < MAMMOTH_SHARE:
+        # A mammoth token as wide as its tile covers the tile's ring, which then passes
+        # for a hand (``readable``). A cell that shows the whole mammoth, its full learnt
+        # size, where no readable cell shows it, is the mammoth's: its ring is the token.
+        whole = np.where(~readable & ~unknown, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
+        if whole.max() >= MAMMOTH_WHOLE:
+            mammoth = int(np.argmax(whole))
+            ring_changed[mammoth] = False
+            conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
 

@@ -216,11 +216,21 @@ def cluster_tiles_under_light(rgb: np.ndarray, cells: np.ndarray, rounds: int = 
                     break
                 seen.add(labels.tobytes())
                 cost = _relit_cost(rgb, cells, labels)
-                total = float(np.minimum(cost[np.arange(len(labels)), labels], _COST_CAP).sum())
+                total = labelling_cost(cost, labels)
                 if best is None or total < best[0]:
                     best = (total, labels, cost)
                 labels = assign_with_quota(cost)
     return best[1], best[2]
+
+
+def labelling_cost(cost: np.ndarray, labels: np.ndarray) -> float:
+    """The total of each tile's cost (:func:`cluster_tiles_under_light`) in its class,
+    each capped (a glare spot does not decide): what labellings are compared by.
+
+    >>> labelling_cost(np.array([[1.0, 900.0], [900.0, 4.0]]), np.array([1, 1]))
+    404.0
+    """
+    return float(np.minimum(cost[np.arange(len(labels)), labels], _COST_CAP).sum())
 
 
 def _relit_cost(rgb: np.ndarray, cells: np.ndarray, labels: np.ndarray) -> np.ndarray:

@@ -79,3 +79,34 @@ def test_the_cross_print_is_no_mammoth_once_it_has_left():
         seen = BoardReader(calibration).read(frame.image(), 0.0)
         assert seen.mammoth in (None, CENTRE, parse_cell(truth["mammoth"]))
         assert seen.mammoth != CENTRE or CENTRE in seen.unsure_cells
+
+
+def test_a_mammoth_token_on_a_cross_printed_in_broad_arms_is_learnt_from_the_token():
+    """A small printed mammoth token on a cross drawn in broad dark-green arms that reach
+    the tile's edge: at setup the cross shows more of its print than of the token, and
+    the larger colour cluster was learnt as the mammoth (then read on the empty cross,
+    or nowhere). The cluster that fills its disc is the token: its learnt colour is the
+    token's drawing (not green), and once the token has left the cross it is read where
+    it lies, not on the cross."""
+    sample, _, calibration = table(5_000_019)
+    assert sample.table["mammoth"] == "token" and sample.table["tile_art"]["cross"] == "plus"
+    learnt = to_lab(np.clip(np.array(calibration.changes.mammoth.colour), 0, 1))
+    assert learnt[1] > 0                   # red-brown, not the print's green (a* < 0)
+    left = [(frame, truth) for frame, truth in sample.reads if truth["mammoth"] != "0,0"]
+    assert len(left) >= 3
+    for frame, truth in left:
+        assert BoardReader(calibration).read(frame.image(), 0.0).mammoth == parse_cell(truth["mammoth"])
+
+
+def test_a_mammoth_token_as_wide_as_its_tile_is_read_where_it_lies():
+    """A printed mammoth token 0.94 of its tile's width covers the tile's ring off the
+    cross: the ring, unlike its tile, passed for a hand and the cell was reported
+    covered, the mammoth nowhere. A cell showing the whole mammoth where no readable
+    cell shows it is the mammoth's: he is read there and the cell is not covered."""
+    sample, _, calibration = table(5_000_010)
+    assert sample.table["mammoth"] == "token" and sample.table["mammoth_size"] > 0.9
+    left = [(frame, truth) for frame, truth in sample.reads if truth["mammoth"] != "0,0"]
+    assert len(left) >= 3
+    for frame, truth in left:
+        seen = BoardReader(calibration).read(frame.image(), 0.0)
+        assert seen.mammoth == parse_cell(truth["mammoth"]) and seen.mammoth not in seen.occluded_cells
