@@ -847,7 +847,12 @@ class GameTracker:
             was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
             read = contents_of_view(seen, x)
             missing = set(now.hunters) - set(read.hunters)
-            if x in unsure or not missing:
+            # An unsure cell may hide a trap put under the hunter staying (of his very
+            # colour), never a hunter joining others: that must be seen (sim.tabletop
+            # development game 5,500,008: a hunter's short step taken for one joining
+            # another on a cell read unsure).
+            joined = bool(set(now.hunters) - set(was.hunters)) and not was.empty
+            if (x in unsure and not joined) or not missing:
                 continue
             if was.empty != now.empty and not (was.mammoth and now.mammoth) and read.empty:
                 continue   # shown by the change itself: the reader may miss a small piece

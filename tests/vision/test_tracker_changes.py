@@ -197,3 +197,27 @@ def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_left_elsewher
     """The same with a piece-sized loss on a far cell: unexplained either way, asked."""
     tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.5, **{"3_0": -0.6}))
     assert tracker.actions == []
+
+
+def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed():
+    """A left -3,0 and B's cell two steps south-east changed: A joining B there fits the cells
+    clearly, but the reader is unsure of B's cell, and a change under a standing piece may
+    be a tall neighbour's lean (sim.tabletop development game 5,500,008: a short step was
+    committed as a long one onto another hunter's cell). A hunter joining others must be
+    seen there: asked, never committed. Seen there surely, the move is proposed."""
+    def table():
+        tracker = GameTracker(["A", "B"], tiles=layout())
+        tracker.observe(board({"red": "-3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
+        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+        return tracker
+
+    unsure, b_unsure = table(), replace(board({"blue": "-3,2"}), unsure_cells=(parse_cell("-3,2"),))
+    unsure.feed(b_unsure, changes(m3_0=-1.0, m3_2=0.5))
+    assert unsure.actions == []
+    unsure.feed(b_unsure, changes(waited=True, m3_0=-1.0, m3_2=0.5))    # the board stays so
+    assert unsure.actions == [] and unsure.question is not None
+
+    seen = table()
+    seen.feed(board({"red": "-3,2", "blue": "-3,2"}), changes(m3_0=-1.0, m3_2=0.5))
+    assert seen.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
