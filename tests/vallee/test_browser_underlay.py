@@ -17,7 +17,7 @@ from companion_web import GameMode, create_app
 from companion_web.serve import BackgroundServer
 from vallee.web import EXTENSION, MapShelf, bp
 
-from .browser_kit import ARTIFACTS, AXE, BROWSER_TESTS, PIN, SIZES
+from .browser_kit import ARTIFACTS, AXE, BROWSER_TESTS, PIN, SIZES, login
 
 MAGENTA = (255, 0, 255)  # a colour no terrain of the drawing has
 
@@ -58,13 +58,6 @@ def _page(browser, size, **options):
     return context, page
 
 
-def _login(page, server) -> None:
-    page.goto(server.url + "/referee")
-    page.fill("input[name='pin']", PIN)
-    page.click("form.login button[type='submit']")
-    page.wait_for_load_state("load")
-
-
 def _slide(page, control: str, value: int) -> None:
     page.eval_on_selector(f"#ed-photo-{control}",
                           "(el, v) => { el.value = String(v); el.dispatchEvent(new Event('input', {bubbles: true})); }",
@@ -89,7 +82,7 @@ def _shot(page, name: str) -> None:
 @pytest.mark.parametrize("size", SIZES)
 def test_a_photo_of_our_board_is_shown_under_the_grid_to_trace_it(server, browser, board_photo, size):
     context, page = _page(browser, size)
-    _login(page, server)
+    login(page, server)
     page.sent.clear()  # from here on, what the editor sends
     page.goto(server.url + "/vallee/maps")
     page.wait_for_function("() => Number(document.getElementById('editor').dataset.checks || 0) > 0")
@@ -155,7 +148,7 @@ def test_a_photo_of_our_board_is_shown_under_the_grid_to_trace_it(server, browse
 
 def test_a_file_that_is_no_photo_is_said_and_nothing_breaks(server, browser, tmp_path):
     context, page = _page(browser, "tablet")
-    _login(page, server)
+    login(page, server)
     page.goto(server.url + "/vallee/maps")
     page.click("#ed-photo-box summary")
     bad = tmp_path / "notes.png"
@@ -173,7 +166,7 @@ def test_a_file_that_is_no_photo_is_said_and_nothing_breaks(server, browser, tmp
 @pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed (scripts/test.sh installs it with npm)")
 def test_no_serious_or_critical_accessibility_violation_with_a_photo_shown(server, browser, board_photo):
     context, page = _page(browser, "tablet", bypass_csp=True)  # axe is injected as a script tag
-    _login(page, server)
+    login(page, server)
     page.goto(server.url + "/vallee/maps")
     page.click("#ed-photo-box summary")
     page.set_input_files("#ed-photo-file", str(board_photo))
