@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -962,16 +963,29 @@ class ChangeReading:
     ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
 
 
-def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
-                 grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None) -> ChangeReading:
-    """The pieces on the board from one frame's grid (:func:`sample_grid`).
+class ChangeEvidence(NamedTuple):
+    """What one frame's grid shows against the empty board, whichever cells a hand
+    covers (:func:`change_evidence`): the reader reads it again, without measuring it
+    again, when it learns that other cells are covered."""
+    looks: list                # the mammoth's, then each player's
+    colours: np.ndarray        # (37, K+2, 3) their colours (and the dark's) under each cell's light
+    moved: np.ndarray          # (37, n) changed points
+    lit: np.ndarray            # (37, n) changed points of a learnt colour, in no shadow
+    label: np.ndarray          # (37, n) the learnt colour each point shows
+    counts: np.ndarray         # (37, K+2) lit points per colour
+    dark_counts: np.ndarray    # (37, K) each hunter's dark part's points
+    family: np.ndarray         # (37, n) the player whose colour family a point shows, or -1
+    family_counts: np.ndarray  # (37, K)
+    unknown: np.ndarray        # (37,) cells with changes of no learnt colour
+    ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
+    stances: np.ndarray | None  # (37, K) :func:`stance` of each player's points
 
-    ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
-    only ones a trap may lie on). Each cell's light is its own against its empty look
-    (:func:`cell_light`), for the empty look and the pieces' colours alike. ``leans``
-    (:func:`vision.reader.figure_leans`) tell a standing hunter from a flat trap of his
-    colour (:func:`stance`).
-    """
+
+def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
+                    leans: np.ndarray | None = None) -> ChangeEvidence:
+    """What :func:`read_changes` reads the pieces from, measured on one frame's grid:
+    each point's change from its cell's empty look, the learnt colour it matches, and
+    what that adds up to on each cell. None of it depends on which cells are covered."""
     grid_lab = to_lab(grid)
     gain = cell_light(model.empty, grid)
     expected = np.clip(model.empty * gain[:, None, :], 0, 1)
@@ -1043,6 +1057,30 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     # (a trap as wide as the tile, blended with it at its edge).
     ring = _RADIUS > RING_RADIUS
     ring_changed = (moved[:, ring] & ~matched[:, ring]).mean(axis=1) > RING_CHANGED
+    stances = None
+    if leans is not None:
+        stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
+    return ChangeEvidence(looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown,
+                          ring_changed, stances)
+
+
+def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
+                 grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None,
+                 evidence: ChangeEvidence | None = None) -> ChangeReading:
+    """The pieces on the board from one frame's grid (:func:`sample_grid`).
+
+    ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
+    only ones a trap may lie on). Each cell's light is its own against its empty look
+    (:func:`cell_light`), for the empty look and the pieces' colours alike. ``leans``
+    (:func:`vision.reader.figure_leans`) tell a standing hunter from a flat trap of his
+    colour (:func:`stance`). ``evidence`` is :func:`change_evidence` of the same grid,
+    labels and leans when already measured (read again with other cells covered).
+    """
+    if evidence is None:
+        evidence = change_evidence(model, grid, labels, leans)
+    (looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown, ring_changed,
+     stances) = evidence
+    ring_changed = ring_changed.copy()
     ok = readable & ~unknown
     conf = np.ones(NUM_CELLS)
 
@@ -1068,9 +1106,6 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
 
     changed = moved.sum(axis=1).astype(float)
-    stances = None
-    if leans is not None:
-        stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
     hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
     under = {}
     ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
