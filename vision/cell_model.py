@@ -53,21 +53,37 @@ def crop_offsets(size: int = CROP, extent: float = EXTENT) -> np.ndarray:
 
 
 _OFFSETS = crop_offsets()
+#: Every cell's crop points on the board, cell after cell (board units).
+_BOARD_POINTS = (CELL_CENTRES[:, None, :] + _OFFSETS[None]).reshape(-1, 2)
 
 
 def cell_crops(frame: np.ndarray, homography: np.ndarray, extent: float = EXTENT, size: int = CROP) -> np.ndarray:
     """Every cell's crop, ``(37, size, size, 3)`` uint8 BGR, sampled through ``homography``
     (board units to pixels); points outside the frame repeat its border."""
-    offsets = _OFFSETS if (extent, size) == (EXTENT, CROP) else crop_offsets(size, extent)
-    pts = project(homography, (CELL_CENTRES[:, None, :] + offsets[None]).reshape(-1, 2)).astype(np.float32)
-    maps = pts.reshape(NUM_CELLS * size, size, 2)
-    values = cv2.remap(frame, maps[..., 0].copy(), maps[..., 1].copy(), cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE)
+    if (extent, size) == (EXTENT, CROP):
+        points = _BOARD_POINTS
+    else:
+        points = (CELL_CENTRES[:, None, :] + crop_offsets(size, extent)[None]).reshape(-1, 2)
+    # One remap for the whole board, its (x, y) map as one two-channel image.
+    maps = project(homography, points).astype(np.float32).reshape(NUM_CELLS * size, size, 2)
+    values = cv2.remap(frame, maps, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return values.reshape(NUM_CELLS, size, size, 3)
 
 
 #: log(v + 4) of every 8-bit value: the crops' log, looked up (a board's in well under 1 ms).
 _LOG = np.log(np.arange(256, dtype=np.float32) + 4.0)
+
+
+def log_crops(crops: np.ndarray) -> np.ndarray:
+    """``_LOG`` of every value of ``crops`` (n, s, s, 3) uint8, float32: OpenCV's table
+    look-up, several times numpy's indexing for the same values.
+
+    >>> crops = np.arange(48, dtype=np.uint8).reshape(1, 4, 4, 3)
+    >>> bool((log_crops(crops) == _LOG[crops]).all())
+    True
+    """
+    n, h, w, _ = crops.shape
+    return cv2.LUT(np.ascontiguousarray(crops).reshape(n * h, w, 3), _LOG).reshape(n, h, w, 3)
 
 
 def reference_planes(reference: np.ndarray, cross: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -95,8 +111,32 @@ def pair_input(now: np.ndarray, reference: np.ndarray, cross: np.ndarray | None 
     ((2, 7, 4, 4), 0.0, 1.0)
     """
     ref_planes, level = planes if planes is not None else reference_planes(reference, cross)
-    now_planes = (_LOG[now] - level).transpose(0, 3, 1, 2)
+    now_planes = (log_crops(now) - level).transpose(0, 3, 1, 2)
     return np.concatenate([now_planes, ref_planes[:, :3], ref_planes[:, 3:]], axis=1)
+
+
+class BoardInput:
+    """:func:`pair_input` for one table's boards: the empty board's planes are laid in
+    once, and each frame's crops written beside them in the same buffer (a frame's
+    input then costs its own planes only, not the megabyte of the whole input).
+
+    >>> ref = np.full((2, 4, 4, 3), 100, np.uint8); now = ref.copy(); now[1, 0, 0] = 30
+    >>> board_input = BoardInput(reference_planes(ref, np.array([False, True])))
+    >>> bool((board_input(now) == pair_input(now, ref, np.array([False, True]))).all())
+    True
+    """
+
+    def __init__(self, planes: tuple[np.ndarray, np.ndarray]):
+        ref_planes, self.level = planes
+        n, k, h, w = ref_planes.shape
+        self.buffer = np.empty((n, 3 + k, h, w), np.float32)
+        self.buffer[:, 3:] = ref_planes
+        self._level_planes = self.level.transpose(0, 3, 1, 2)
+
+    def __call__(self, now: np.ndarray) -> np.ndarray:
+        """The input for crops ``now`` (n, s, s, 3): the buffer, overwritten at each call."""
+        np.subtract(log_crops(now).transpose(0, 3, 1, 2), self._level_planes, out=self.buffer[:, :3])
+        return self.buffer
 
 
 def board_cross() -> np.ndarray:
@@ -159,6 +199,7 @@ class SecondOpinion:
     def __init__(self, classifier: CellClassifier, empty_cells: np.ndarray):
         self.classifier = classifier
         self.reference = reference_planes(empty_cells, board_cross())
+        self.board_input = BoardInput(self.reference)
 
     @classmethod
     def for_calibration(cls, calibration) -> "SecondOpinion | None":
@@ -170,7 +211,8 @@ class SecondOpinion:
 
     def disagreements(self, frame: np.ndarray, homography: np.ndarray, observation) -> tuple[int, ...]:
         """Cells where the classifier is sure of the opposite of ``observation``'s pieces."""
-        piece = self.classifier.board(frame, homography, self.reference)[:, LABELS.index("piece")]
+        crops = cell_crops(frame, homography)
+        piece = self.classifier.probabilities(self.board_input(crops))[:, LABELS.index("piece")]
         read = np.zeros(NUM_CELLS, bool)
         read[list(observation.hunters.values()) + list(observation.traps)] = True
         if observation.mammoth is not None:
