@@ -10,9 +10,11 @@ when the tiles, the mammoth, every hunter and every trap with its owner match.
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from engine.hexgrid import cell_name
 from vision.calibration import CalibrationError, learn
@@ -34,8 +36,11 @@ def frame_right(observation, truth: dict) -> bool:
             and {cell_name(c): k for c, k in observation.traps.items()} == {c: label[p] for c, p in truth["traps"].items()})
 
 
-def read_tables(root: Path) -> tuple[int, int, list[str]]:
-    """``(frames, frames right, wrong frame names)`` over every table under ``root``."""
+def read_tables(root: Path, timings: dict | None = None) -> tuple[int, int, list[str]]:
+    """``(frames, frames right, wrong frame names)`` over every table under ``root``.
+    With ``timings`` (a dict), each frame's read time (ms, the process's CPU
+    time: one core, whatever else the machine runs) is added to the list under its
+    calibration's piece model (``"changes"``, ``"kit"``, ``"figures"``)."""
     frames = right = 0
     wrong = []
     for table in sorted(p for p in Path(root).iterdir() if (p / "read_000.json").exists()):
@@ -46,12 +51,21 @@ def read_tables(root: Path) -> tuple[int, int, list[str]]:
         for image in sorted(table.glob("read_*.jpg")):
             frames += 1
             ok = calibration is not None and frame_right(
-                BoardReader(calibration).read(cv2.imread(str(image)), 0.0),
+                _read(BoardReader(calibration), cv2.imread(str(image)), timings),
                 json.loads(image.with_suffix(".json").read_text()))
             right += ok
             if not ok:
                 wrong.append(f"{table.name}/{image.stem}")
     return frames, right, wrong
+
+
+def _read(reader: BoardReader, frame, timings: dict | None):
+    """``reader.read(frame)``, its time added to ``timings`` (see :func:`read_tables`)."""
+    start = time.process_time()
+    observation = reader.read(frame, 0.0)
+    if timings is not None:
+        timings.setdefault(reader.calibration.pieces, []).append(1000 * (time.process_time() - start))
+    return observation
 
 
 def game_tracked(game: Path) -> tuple[bool, int]:
@@ -85,11 +99,12 @@ def track_game(game: Path) -> tuple[bool, int, str]:
     return exact, false_commits, ending
 
 
-def run_samples_bench(root: Path | str = DEFAULT_SAMPLES) -> dict:
+def run_samples_bench(root: Path | str = DEFAULT_SAMPLES, timings: dict | None = None) -> dict:
+    """The ``samples_*`` figures; ``timings`` as for :func:`read_tables`."""
     root = Path(root)
     if not root.is_dir():
         return {}
-    frames, right, wrong = read_tables(root)
+    frames, right, wrong = read_tables(root, timings)
     games = sorted(p for p in root.iterdir() if (p / "expected.json").exists())
     tracked = [game_tracked(g) for g in games]
     return {"samples_frames": frames, "samples_frames_correct": round(right / max(frames, 1), 4),
@@ -112,10 +127,10 @@ HELD_OUT = {
 CROSS_SEED = HELD_OUT["sim.flatart"]["tables"]
 
 
-def measure_generator(name: str, tables: int, games: int) -> dict:
+def measure_generator(name: str, tables: int, games: int, timings: dict | None = None) -> dict:
     """``tables`` held-out tables (four positions each) and ``games`` whole games of the
     generator ``name`` (``"sim.flatart"`` or ``"sim.tabletop"``), written to a temporary
-    folder and read exactly like the shared samples."""
+    folder and read exactly like the shared samples (``timings``: :func:`read_tables`)."""
     import importlib
     import tempfile
 
@@ -126,7 +141,7 @@ def measure_generator(name: str, tables: int, games: int) -> dict:
             generator.write_table(generator.generate_table(seeds["tables"] + i), out)
         for i in range(games):
             generator.write_game(generator.generate_game(seeds["games"] + i), out)
-        frames, right, wrong = read_tables(Path(out))
+        frames, right, wrong = read_tables(Path(out), timings)
         tracked = [track_game(g) for g in sorted(p.parent for p in Path(out).glob("*/expected.json"))]
     endings = [end for _, _, end in tracked]
     return {"tuned_on": seeds["tuned_on"], "measured_on": f"{name} held-out seeds",
@@ -139,11 +154,12 @@ def measure_generator(name: str, tables: int, games: int) -> dict:
             "games_reported": endings.count("reported"), "_right": right}
 
 
-def run_cross_generator_bench(tables: int = 50, games: int = 8, generators=tuple(HELD_OUT)) -> dict:
+def run_cross_generator_bench(tables: int = 50, games: int = 8, generators=tuple(HELD_OUT),
+                              timings: dict | None = None) -> dict:
     """The reader measured on each independent generator's held-out tables and games
     (``tables`` × 4 frames each: 200 by default), each way reported on its own in
-    ``cross_generator_ways``; the top-level figures pool them."""
-    ways = [measure_generator(name, tables, games) for name in generators]
+    ``cross_generator_ways``; the top-level figures pool them (``timings``: :func:`read_tables`)."""
+    ways = [measure_generator(name, tables, games, timings) for name in generators]
     frames = sum(w["frames"] for w in ways)
     n_games = sum(w["games"] for w in ways)
     pooled = lambda key: sum(w[key] for w in ways)  # noqa: E731
@@ -160,3 +176,20 @@ def run_cross_generator_bench(tables: int = 50, games: int = 8, generators=tuple
                "cross_generator_games_reported": pooled("games_reported")}
     figures["cross_generator_ways"] = ways
     return figures
+
+
+def frame_time_figures(timings: dict, model: str = "changes") -> dict:
+    """The read time of the frames read by one piece model (:func:`read_tables`'
+    ``timings``): ``{model}_ms_per_frame`` (median), ``{model}_ms_p95`` and how many
+    frames were timed.
+
+    >>> frame_time_figures({"changes": [30.0, 20.0, 25.0], "kit": [10.0]})
+    {'changes_ms_per_frame': 25.0, 'changes_ms_p95': 29.5, 'changes_frames_timed': 3}
+    >>> frame_time_figures({})
+    {'changes_ms_per_frame': None, 'changes_ms_p95': None, 'changes_frames_timed': 0}
+    """
+    ms = sorted(timings.get(model, []))
+    if not ms:
+        return {f"{model}_ms_per_frame": None, f"{model}_ms_p95": None, f"{model}_frames_timed": 0}
+    return {f"{model}_ms_per_frame": round(float(np.median(ms)), 2),
+            f"{model}_ms_p95": round(float(np.percentile(ms, 95)), 2), f"{model}_frames_timed": len(ms)}
