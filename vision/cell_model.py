@@ -168,9 +168,18 @@ class SecondOpinion:
             return None
         return cls(_shipped_classifier(), empty)
 
-    def disagreements(self, frame: np.ndarray, homography: np.ndarray, observation) -> tuple[int, ...]:
-        """Cells where the classifier is sure of the opposite of ``observation``'s pieces."""
-        piece = self.classifier.board(frame, homography, self.reference)[:, LABELS.index("piece")]
+    def board(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+        """The classifier's probabilities ``(37, 4)`` (:data:`LABELS`) on ``frame``: the
+        reader takes its trap odds too (:data:`vision.changes.NO_TRAP_ODDS`)."""
+        return self.classifier.board(frame, homography, self.reference)
+
+    def disagreements(self, frame: np.ndarray, homography: np.ndarray, observation,
+                      probabilities: np.ndarray | None = None) -> tuple[int, ...]:
+        """Cells where the classifier is sure of the opposite of ``observation``'s pieces
+        (``probabilities``: :meth:`board` of ``frame``, when already computed)."""
+        if probabilities is None:
+            probabilities = self.board(frame, homography)
+        piece = probabilities[:, LABELS.index("piece")]
         read = np.zeros(NUM_CELLS, bool)
         read[list(observation.hunters.values()) + list(observation.traps)] = True
         if observation.mammoth is not None:
@@ -180,9 +189,9 @@ class SecondOpinion:
         sure_opposite = np.where(read, piece <= 1 - SURE, piece >= SURE) & ~hidden
         return tuple(int(c) for c in np.flatnonzero(sure_opposite))
 
-    def check(self, frame: np.ndarray, homography: np.ndarray, observation):
+    def check(self, frame: np.ndarray, homography: np.ndarray, observation, probabilities: np.ndarray | None = None):
         """``observation`` with the cells the classifier disputes added to its unsure cells."""
-        disputed = self.disagreements(frame, homography, observation)
+        disputed = self.disagreements(frame, homography, observation, probabilities)
         if not disputed:
             return observation
         return replace(observation, unsure_cells=tuple(sorted(set(observation.unsure_cells) | set(disputed))))
