@@ -121,6 +121,12 @@ STANDS = 1.2
 MIN_LEAN = 0.25
 #: A standing hunter's fit on a cell where his colour lies flat is this much lower.
 FLAT_PENALTY = 0.3
+#: The learned cell classifier (:mod:`vision.cell_model`) this sure that a cell holds no
+#: trap (its trap odds under this) outweighs what the reader leaves unexplained there: a
+#: standing piece's shade or lean, a hunter's own edge. Measured on the development
+#: tables of both generators (docs/vision.md): of the trap patches it vetoes, none was a
+#: trap; at 0.05 it began to veto real ones.
+NO_TRAP_ODDS = 0.01
 
 
 @dataclass
@@ -895,12 +901,14 @@ def spills(hunters: dict, labels: list, mine: np.ndarray, moved: np.ndarray):
     return points, changed
 
 
-def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None, spill=None):
+def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None, spill=None, no_trap=None):
     """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
     (and the figures leaning over it from their neighbours) leave unexplained, over
     :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
     most beyond his own hunter there. Traps lie on grass only, never under the
-    mammoth; one trap a cell."""
+    mammoth; one trap a cell. ``no_trap`` (37 bools) are the cells another judge (the
+    learned classifier, :data:`NO_TRAP_ODDS`) is sure hold none: what is left
+    unexplained there is no trap, and the cell, read empty, is unsure (asked about)."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     overhangs = np.array([look.overhang for look in looks])
@@ -926,10 +934,16 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None
         # Under a standing hunter, his own extent (his shade, his shadow) may hide most
         # of a trap's change: a clear patch of a player's colour beyond him still tells it.
         under = here.any() and best >= UNDER_OWNER
-        if (residual >= TRAP_POINTS or under) and best >= OWNER_POINTS:
+        seen = (residual >= TRAP_POINTS or under) and best >= OWNER_POINTS
+        vetoed = seen and no_trap is not None and bool(no_trap[c])
+        if seen and not vetoed:
             traps[int(c)] = labels[int(order[0])]
         if c in known_under:
             traps[int(c)] = known_under[c]
+            continue
+        if vetoed:
+            # Two judges disagree: the cell is read empty, and asked about.
+            conf[c] = 0.0
             continue
         # Sure when the residual is far from the line and one owner stands out.
         margin = abs(residual - TRAP_POINTS) / TRAP_POINTS
@@ -1086,6 +1100,7 @@ def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
 
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None,
+                 trap_odds: np.ndarray | None = None,
                  evidence: ChangeEvidence | None = None) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
@@ -1093,7 +1108,9 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     only ones a trap may lie on). Each cell's light is its own against its empty look
     (:func:`cell_light`), for the empty look and the pieces' colours alike. ``leans``
     (:func:`vision.reader.figure_leans`) tell a standing hunter from a flat trap of his
-    colour (:func:`stance`). ``evidence`` is :func:`change_evidence` of the same grid,
+    colour (:func:`stance`). ``trap_odds`` (37,), the learned classifier's odds of a
+    trap on each cell (:mod:`vision.cell_model`), veto a trap where it is sure there is
+    none (:data:`NO_TRAP_ODDS`). ``evidence`` is :func:`change_evidence` of the same grid,
     labels and leans when already measured (read again with other cells covered).
     """
     if evidence is None:
@@ -1134,7 +1151,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     conf = np.minimum(conf, hunter_conf)
     mine = np.stack([(lit & (label == k + 1)) | (family == k) for k in range(len(labels))], axis=2)
     spill = spills(hunters, labels, mine, moved)
+    no_trap = None if trap_odds is None else np.asarray(trap_odds) < NO_TRAP_ODDS
     traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth, under,
-                              spill)
+                              spill, no_trap)
     conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)

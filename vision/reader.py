@@ -28,7 +28,7 @@ from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration
 from .changes import change_evidence, read_changes, sample_grid
-from .cell_model import SecondOpinion
+from .cell_model import LABELS, SecondOpinion
 from .colour import (TILE_CLASSES, assign_with_quota, cluster_tiles, fit_gain_field, gain_of, lab_distance,
                      relit_gain, margin_confidence, to_lab)
 from .geometry import CELL_CENTRES, BoardLocator, CellSampler, mirror_frame
@@ -151,9 +151,12 @@ class BoardReader:
             geometry, first, inside = self.locate(frame)
             if geometry is None:
                 return self._nothing(timestamp)
-            observation = self._interpret(frame, geometry.homography, first, inside, geometry.fresh, timestamp)
-            if self.second_opinion is not None and observation.board_found:
-                observation = self.second_opinion.check(frame, geometry.homography, observation)
+            # The classifier's word, once a frame: the changes reader weighs its trap odds,
+            # and cells it disputes afterwards are unsure.
+            odds = None if self.second_opinion is None else self.second_opinion.board(frame, geometry.homography)
+            observation = self._interpret(frame, geometry.homography, first, inside, geometry.fresh, timestamp, odds)
+            if odds is not None and observation.board_found:
+                observation = self.second_opinion.check(frame, geometry.homography, observation, odds)
             return observation
         except (cv2.error, np.linalg.LinAlgError):
             # A degenerate frame (e.g. a homography that folds the board): wait for the next.
@@ -193,15 +196,17 @@ class BoardReader:
         conf[others] = margin_confidence(mine, other)
         return classes, conf, centres
 
-    def _interpret(self, frame, homography, first, inside, fresh: bool, timestamp: float) -> Observation:
+    def _interpret(self, frame, homography, first, inside, fresh: bool, timestamp: float,
+                   odds: np.ndarray | None = None) -> Observation:
         """The reader's stages after :meth:`locate`: :meth:`tiles`, :meth:`light`, then the
-        pieces by the calibration's model."""
+        pieces by the calibration's model (``odds``: the learned classifier's, when shipped)."""
         tiles = self.tiles(first, inside)
         light = self.light(first, inside, tiles)
         self._glare, self._light_level = light.glare, light.level
         if self.calibration.pieces == "changes":
+            trap_odds = None if odds is None else odds[:, LABELS.index("trap")]
             return self._read_changes(frame, homography, timestamp, fresh, tiles.classes, tiles.confidence,
-                                      light.occluded, inside)
+                                      light.occluded, inside, trap_odds)
         return self._read_tokens(frame, homography, first, tiles, light, fresh, timestamp)
 
     def locate(self, frame: np.ndarray):
@@ -275,20 +280,23 @@ class BoardReader:
                                  pieces.hunters, pieces.traps, np.where(occluded, 0.0, pieces.confidence))
 
     def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, ring_foreign,
-                      inside) -> Observation:
-        """Pieces as what they change on each cell's empty look (:mod:`vision.changes`)."""
+                      inside, trap_odds=None) -> Observation:
+        """Pieces as what they change on each cell's empty look (:mod:`vision.changes`),
+        with the learned classifier's ``trap_odds`` when shipped."""
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         leans = figure_leans(homography, frame.shape)
         # What the frame shows against the empty board does not depend on which cells
         # are covered: measured once, read again below if those change.
         evidence = change_evidence(self.calibration.changes, grid, self.labels, leans)
-        seen = read_changes(self.calibration.changes, grid, ~ring_foreign, grass, self.labels, leans, evidence)
+        seen = read_changes(self.calibration.changes, grid, ~ring_foreign, grass, self.labels, leans,
+                            trap_odds=trap_odds, evidence=evidence)
         # Each cell's own empty look tells better than its tile class whether it is
         # covered: a tile ring unlike its class that shows learnt pieces is no hand.
         occluded = (ring_foreign & seen.ring_changed) | ~inside | seen.unknown
         if (occluded != ring_foreign).any() and not occluded.all():
-            seen = read_changes(self.calibration.changes, grid, ~occluded, grass, self.labels, leans, evidence)
+            seen = read_changes(self.calibration.changes, grid, ~occluded, grass, self.labels, leans,
+                                trap_odds=trap_odds, evidence=evidence)
             occluded = occluded | seen.unknown
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,

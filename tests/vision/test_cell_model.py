@@ -4,6 +4,7 @@ cv2.dnn, its crops, and its second opinion on the reader's cells.
 Scenes come from sim.render on a seed it was not trained on (training used 4,000,000 to
 4,000,149, see sim/cell_training.py)."""
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -31,7 +32,8 @@ def rendered():
     scene = Scene(tiles, CENTRE, {"c0": hunter_cell}, {trap_cell: "c1"})
     frame, frame_truth = render_frame(scene, kit.palette, kit.nudged(rng), rng)
     return {"empty": cell_crops(empty, truth["homography"]), "frame": frame,
-            "homography": frame_truth["homography"], "hunter": hunter_cell, "trap": trap_cell}
+            "homography": frame_truth["homography"], "hunter": hunter_cell, "trap": trap_cell,
+            "tiles": tuple("cross" if c == CENTRE else tiles[c] for c in range(NUM_CELLS))}
 
 
 def test_the_shipped_model_is_small_and_loads_through_opencv():
@@ -79,6 +81,21 @@ def test_a_piece_the_reader_misses_is_asked_about(rendered):
     assert {rendered["hunter"], rendered["trap"]} <= set(missed.unsure_cells)
     right = _reading({"c0": rendered["hunter"]}, {rendered["trap"]: "c1"})
     assert opinion.check(frame, homography, right) == right
+
+
+def test_a_trap_the_reader_misses_under_a_piece_it_reads_is_asked_about(rendered):
+    """A reading that puts a hunter on the trap's grass cell but no trap there (a trap
+    under a hunter, missed) leaves that cell unsure when the classifier is sure of the
+    trap; the same reading with the trap read is left as it was, and without the tiles
+    (which cells are grass) the trap's word is not taken."""
+    opinion = SecondOpinion(CellClassifier(), rendered["empty"])
+    frame, homography, trap = rendered["frame"], rendered["homography"], rendered["trap"]
+    tiled = replace(_reading({"c0": rendered["hunter"], "c1": trap}), tiles=rendered["tiles"])
+    assert trap in opinion.check(frame, homography, tiled).unsure_cells
+    right = replace(tiled, traps={trap: "c1"})
+    assert opinion.check(frame, homography, right) == right
+    untiled = _reading({"c0": rendered["hunter"], "c1": trap})
+    assert trap not in opinion.check(frame, homography, untiled).unsure_cells
 
 
 def test_the_empty_board_cells_survive_the_calibration_file(rendered, tmp_path):

@@ -127,6 +127,30 @@ def test_a_piece_is_what_changed_whatever_its_size():
     assert seen.mammoth == 20 and not seen.unknown.any()
 
 
+def test_a_patch_the_classifier_is_sure_holds_no_trap_is_no_trap_and_is_asked_about():
+    """What the hunters leave unexplained on a grass cell reads as a trap; where the
+    learned classifier is sure that cell holds no trap (a standing piece's shade, a
+    lean), it is read empty and unsure, so the referee is asked; its odds elsewhere,
+    or not sure enough, change nothing."""
+    from vision.changes import NO_TRAP_ODDS
+    from vision.reader import UNSURE
+    model, grid = model_and_grid()
+    blob(grid, 5, RED, 0.2)
+    blob(grid, 25, BLUE, 0.2)
+    blob(grid, 20, (0.35, 0.25, 0.15), 0.55)
+    blob(grid, 9, BLUE, 0.55)
+    blob(grid, 14, BLUE, 0.55)
+    ok = np.ones(NUM_CELLS, bool)
+    assert read(model, grid).traps == {9: "c1", 14: "c1"}
+    odds = np.full(NUM_CELLS, 0.5)
+    odds[14] = NO_TRAP_ODDS / 2
+    seen = read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], trap_odds=odds)
+    assert seen.traps == {9: "c1"}
+    assert seen.confidence[14] < UNSURE <= seen.confidence[9]
+    odds[14] = NO_TRAP_ODDS * 2
+    assert read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], trap_odds=odds).traps == {9: "c1", 14: "c1"}
+
+
 def test_a_lone_hunter_is_read_where_he_stands_and_nothing_else():
     model, grid = model_and_grid()
     blob(grid, 5, RED, 0.2, at=(0.2, -0.1))
