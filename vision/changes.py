@@ -304,17 +304,14 @@ def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, piece
     return shade
 
 
-def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
-    """Split the moved points of a piece just put down into its body (the colour that
-    tells the player) and its dark part (an outline, a shadow). Of three colour
-    clusters, the body is the one at the piece's middle (a token's core, a pawn's head;
-    a highlight or a shadow lies to one side); the darkest, when it is not the body and
-    clearly darker than the tile under it, is the dark part."""
-    body = moved.copy()
-    dark = np.zeros_like(moved)
+def _piece_clusters(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
+    """The moved points of a piece just put down in three colour clusters: ``(idx,
+    labels, centres_lab, sizes, core)`` (None when too few points to split). The
+    ``core`` is the cluster at the piece's middle (a token's core, a pawn's head; a
+    highlight or a shadow lies to one side), or its lit side (:func:`_lit_side`)."""
     idx = np.flatnonzero(moved)
     if idx.size < 15:
-        return body, dark
+        return None
     data = (after_lab[idx] * MATCH_WEIGHTS).astype(np.float32)
     _, labels, centres = cv2.kmeans(data, 3, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
                                     cv2.KMEANS_PP_CENTERS)
@@ -323,17 +320,95 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     gap = np.hypot(*(pts - pts.mean(axis=0)).T)
     inner = gap <= np.percentile(gap, 30)
     core = int(np.bincount(labels[inner], minlength=3).argmax())
-    core = _lit_side(centres / MATCH_WEIGHTS, np.bincount(labels, minlength=3), core,
-                     np.median(before_lab[idx], axis=0))
+    centres_lab = centres / MATCH_WEIGHTS
+    sizes = np.bincount(labels, minlength=3)
+    core = _lit_side(centres_lab, sizes, core, np.median(before_lab[idx], axis=0))
+    return idx, labels, centres_lab, sizes, core
+
+
+def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray, clusters=None, body_at=None):
+    """Split the moved points of a piece just put down into its body (the colour that
+    tells the player) and its dark part (an outline, a shadow). The body is the
+    cluster ``body_at`` of :func:`_piece_clusters` (by default its core); the darkest,
+    when it is not the body and clearly darker than the tile under it, is the dark part."""
+    body = moved.copy()
+    dark = np.zeros_like(moved)
+    clusters = _piece_clusters(after_lab, before_lab, moved) if clusters is None else clusters
+    if clusters is None:
+        return body, dark
+    idx, labels, centres_lab, _, core = clusters
+    core = core if body_at is None else body_at
     body = np.zeros_like(moved)
     body[idx[labels == core]] = True
-    darkest = int(np.argmin(centres[:, 0]))
+    darkest = int(np.argmin(centres_lab[:, 0]))
     tile_l = float(np.median(before_lab[idx, 0]))
-    light_l = centres[:, 0] / MATCH_WEIGHTS[0]
+    light_l = centres_lab[:, 0]
     darker = min(tile_l, light_l[core])
     if darkest != core and light_l[darkest] < darker - min(DARKER, DARKER_SHARE * darker):
         dark[idx[labels == darkest]] = True
     return body, dark
+
+
+#: A cluster of what a hunter changed at setup may tell his player when it holds this
+#: share of his change, shows a hue (chroma FAMILY_CHROMA) not his tile's and lies at
+#: least MATCH from his tile.
+TELLING_SHARE = 0.15
+
+
+def _confusable(a, b) -> bool:
+    """Two learnt colours a point could be matched with alike (within :data:`MATCH`,
+    lightness counting in full: a black player and a grey one stay apart)."""
+    return float(lab_distance(np.asarray(a, float), np.asarray(b, float), np.ones(3))) < MATCH
+
+
+def telling_bodies(candidates: list[list[tuple]], mammoth_lab) -> list[int]:
+    """Which colour cluster tells each hunter from the others: ``candidates[k]`` are
+    hunter ``k``'s clusters ``(lab, is_core)`` that may be his body, his core first. The
+    middle of what a standing piece changed is often its shaded side or its base,
+    near-black for every player (a card standee's foot, a glass bead's dark middle): a
+    body that tells no player from another. The players' bodies are chosen together:
+    fewest pairs that a point could not tell apart (:func:`_confusable`, each player
+    also against the mammoth), then most hunters keeping their core, then farthest apart.
+
+    >>> red, black, grey = [45.0, 60, 40], [10.0, 0, 0], [14.0, 1, 1]
+    >>> telling_bodies([[(grey, True), (red, False)], [(black, True)]], [60.0, 10, 10])
+    [1, 0]
+    >>> telling_bodies([[(grey, True), (red, False)], [(red, True)]], [60.0, 10, 10])
+    [0, 0]
+    """
+    import itertools
+    labs = [[np.asarray(lab, float) for lab, _ in options] for options in candidates]
+    best, choice = None, [0] * len(candidates)
+    for combo in itertools.product(*[range(len(c)) for c in candidates]):
+        chosen = [labs[k][i] for k, i in enumerate(combo)]
+        pairs = [(chosen[a], chosen[b]) for a in range(len(chosen)) for b in range(a + 1, len(chosen))]
+        pairs += [(lab, mammoth_lab) for lab in chosen]
+        confused = sum(_confusable(x, y) for x, y in pairs)
+        cores = sum(candidates[k][i][1] for k, i in enumerate(combo))
+        apart = sum(min(float(lab_distance(x, np.asarray(y, float), MATCH_WEIGHTS)), MATCH) for x, y in pairs)
+        score = (-confused, cores, apart)
+        if best is None or score > best:
+            best, choice = score, list(combo)
+    return choice
+
+
+def _candidates(clusters, tile_lab) -> tuple[list[tuple], list[int]]:
+    """A hunter's clusters that may be his body (:func:`telling_bodies`) and their
+    indices: his core, and each other one of :data:`TELLING_SHARE` of his change with a
+    hue of its own (not a blend of his tile's)."""
+    _, _, centres_lab, sizes, core = clusters
+    out, which = [(centres_lab[core], True)], [core]
+    chroma = np.hypot(centres_lab[:, 1], centres_lab[:, 2])
+    hue = np.degrees(np.arctan2(centres_lab[:, 2], centres_lab[:, 1]))
+    tile_hue = np.degrees(np.arctan2(tile_lab[2], tile_lab[1]))
+    tile_chromatic = np.hypot(tile_lab[1], tile_lab[2]) >= FAMILY_CHROMA
+    for k in range(len(centres_lab)):
+        tile_like = tile_chromatic and abs((hue[k] - tile_hue + 180) % 360 - 180) < LIT_HUE
+        if (k != core and sizes[k] >= TELLING_SHARE * sizes.sum() and chroma[k] >= FAMILY_CHROMA and not tile_like
+                and lab_distance(centres_lab[k], tile_lab, MATCH_WEIGHTS) >= MATCH):
+            out.append((centres_lab[k], False))
+            which.append(k)
+    return out, which
 
 
 def stance(points: np.ndarray, leans: np.ndarray | None) -> np.ndarray:
@@ -449,7 +524,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     if share < 1.0:
         print_colour = tuple(float(v) for v in np.median(mam_pts[~big], axis=0) / light0[CENTRE])
     empty[CENTRE] = snow / light0[CENTRE]
-    hunters, cells, darks = {}, {}, []
+    steps, cells = [], {}
     for index in range(1, len(grids)):
         before = grids[index - 1]
         after = grids[index]
@@ -467,33 +542,67 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         overhang = max([int(all_counts[n]) for n in NEIGHBOURS[cell] if n is not None] + [0])
         if counts[cell] < 6:
             raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
-        body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell])
-        colour = np.median(after[cell][body], axis=0)
-        dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
-        # His size counted as the reader will count it (blended edges half in).
-        colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
-        label_of, strong, _, distance = match_points(after[cell:cell + 1], after_lab[cell:cell + 1],
-                                                     exp[cell:cell + 1], colours)
-        # (Faint points too, as the reader counts them: a piece close to its tile.)
-        faint = (change[cell] > CHANGED * FAINT_SHARE) & (distance[0] < FAINT_BETTER * change[cell])
-        seen = (moved[cell] | faint) & strong[0]
-        shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
-        label = labels_at[index - 1]
-        own = np.zeros((NUM_CELLS, len(GRID)), bool)
-        own[cell] = seen & (label_of[0] == 0) & ~shade
-        stands = float(stance(own, None if leans is None else leans[index])[cell])
-        hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
-                              float((seen & (label_of[0] == 0) & ~shade).sum()),
-                              float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
-                              float(counts[cell]), float(overhang),
-                              tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None,
-                              stands)
-        if dark.sum():
-            darks.append(after[cell][dark] / light[cell])
-        cells[label] = cell
+        clusters = _piece_clusters(after_lab[cell], before_lab[cell], moved[cell])
+        steps.append((index, cell, after, exp, light, after_lab, before_lab, change, moved, counts, overhang,
+                      clusters))
+        cells[labels_at[index - 1]] = cell
+    bodies = _telling_clusters(steps, mammoth)
+    hunters, darks = {}, []
+    for step, body_at in zip(steps, bodies):
+        look, dark_points = _hunter_look(step, body_at, leans)
+        hunters[labels_at[step[0] - 1]] = look
+        if dark_points is not None:
+            darks.append(dark_points)
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
                        lines, print_colour), cells
+
+
+def _telling_clusters(steps, mammoth: Look) -> list:
+    """Each setup hunter's body cluster, chosen together (:func:`telling_bodies`) among
+    his :func:`_candidates`, their colours compared under one light (each divided by
+    his cell's light, as the look keeps them)."""
+    candidates, indices = [], []
+    for _, cell, after, _, light, _, before_lab, _, moved, _, _, clusters in steps:
+        if clusters is None:
+            refl = np.median(after[cell][moved[cell]], axis=0) / light[cell]
+            candidates.append([(to_lab(np.clip(refl, 0, 1)), True)])
+            indices.append([None])
+            continue
+        idx, labels = clusters[0], clusters[1]
+        options, which = _candidates(clusters, np.median(before_lab[cell][idx], axis=0))
+        # Compared under one light: each cluster's colour divided by his cell's light.
+        options = [(to_lab(np.clip(np.median(after[cell][idx[labels == k]], axis=0) / light[cell], 0, 1)), core)
+                   for (_, core), k in zip(options, which)]
+        candidates.append(options)
+        indices.append(which)
+    chosen = telling_bodies(candidates, to_lab(np.clip(np.array(mammoth.colour), 0, 1)))
+    return [which[i] for which, i in zip(indices, chosen)]
+
+
+def _hunter_look(step, body_at, leans) -> tuple[Look, np.ndarray | None]:
+    """The look of the hunter put down in one setup step (his body the cluster
+    ``body_at``), and his dark part's colours (reflectance) if he shows one."""
+    index, cell, after, exp, light, after_lab, before_lab, change, moved, counts, overhang, clusters = step
+    body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell], clusters, body_at)
+    colour = np.median(after[cell][body], axis=0)
+    dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
+    # His size counted as the reader will count it (blended edges half in).
+    colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
+    label_of, strong, _, distance = match_points(after[cell:cell + 1], after_lab[cell:cell + 1],
+                                                 exp[cell:cell + 1], colours)
+    # (Faint points too, as the reader counts them: a piece close to its tile.)
+    faint = (change[cell] > CHANGED * FAINT_SHARE) & (distance[0] < FAINT_BETTER * change[cell])
+    seen = (moved[cell] | faint) & strong[0]
+    shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
+    own = np.zeros((NUM_CELLS, len(GRID)), bool)
+    own[cell] = seen & (label_of[0] == 0) & ~shade
+    stands = float(stance(own, None if leans is None else leans[index])[cell])
+    look = Look(tuple(float(v) for v in colour / light[cell]), float((seen & (label_of[0] == 0) & ~shade).sum()),
+                float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
+                float(counts[cell]), float(overhang),
+                tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None, stands)
+    return look, (after[cell][dark] / light[cell]) if dark.sum() else None
 
 
 #: Hunters are put down on the outer ring at setup (the rules' placement).

@@ -53,6 +53,24 @@ def test_a_tall_figures_colour_is_learnt_from_its_lit_side():
         assert learnt[0] > 20, player
 
 
+def test_players_whose_middle_shows_alike_are_learnt_by_the_colour_that_tells_them():
+    """Card standees under a camera tilted 21°: the middle of what the orange and the
+    black player's standees changed is their dark foot, alike for both (orange was
+    learnt L 15, no hue). Setup now chooses the players' bodies together, each by a
+    cluster of his change that tells him from the others: orange is learnt by his own
+    hue, and the black player stays black."""
+    sample, _, calibration = table(5_000_006)
+    info = sample.table
+    assert info["hunter_shape"] == "standee" and calibration.pieces == "changes"
+    looks = {player: to_lab(np.clip(np.array(calibration.changes.hunters[f"c{i}"].colour), 0, 1))
+             for i, player in enumerate(info["players"])}
+    orange = next(p for p, name in info["colour_names"].items() if name == "orange")
+    true = to_lab(np.array([int(info["colours"][orange][k:k + 2], 16) / 255 for k in (1, 3, 5)]))
+    assert abs((hue(looks[orange]) - hue(true) + 180) % 360 - 180) < 35
+    assert np.hypot(*looks[orange][1:]) > 20
+    assert looks[info["dark_player"]][0] < 25
+
+
 def test_the_calibration_keeps_the_model_that_explains_more_of_the_setup():
     """Wooden cylinders under a 20° camera: the figures' model reads the setup back
     wrong, and the changes do too, but less so (:func:`vision.calibration.setup_score`:
