@@ -138,13 +138,17 @@ class Look:
     dark_colour: tuple | None = None
     #: How his body spread along the camera's lean at setup (:func:`stance`; 0: not seen).
     stands: float = 0.0
+    #: How many points of each other player's colour his piece showed alone at setup
+    #: (``{label: points}``: a pawn's white highlight, a meeple's shaded side).
+    echo: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
                 "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
                 "overhang": round(float(self.overhang), 2),
                 **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]}),
-                **({"stands": round(float(self.stands), 3)} if self.stands else {})}
+                **({"stands": round(float(self.stands), 3)} if self.stands else {}),
+                **({"echo": {k: round(float(v), 1) for k, v in self.echo.items()}} if self.echo else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
@@ -152,7 +156,7 @@ class Look:
         dark_colour = obj.get("dark_colour")
         return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
                    float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour),
-                   float(obj.get("stands", 0.0)))
+                   float(obj.get("stands", 0.0)), {str(k): float(v) for k, v in obj.get("echo", {}).items()})
 
 
 @dataclass
@@ -554,8 +558,27 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         if dark_points is not None:
             darks.append(dark_points)
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
+    for step in steps:
+        hunters[labels_at[step[0] - 1]].echo = _echo(step, labels_at[step[0] - 1], hunters, mammoth, dark_colour)
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
                        lines, print_colour), cells
+
+
+def _echo(step, label: str, hunters: dict, mammoth: Look, dark_colour) -> dict:
+    """How many points of each other player's colour the hunter put down in ``step``
+    showed on his cell, counted as the reader counts them (:func:`read_changes`): what
+    his piece alone lends the others' colours wherever he stands (a highlight, a
+    shaded side), not to be taken for another player's piece or trap beside him."""
+    _, cell, after, exp, light, after_lab, _, _, moved, _, _, _ = step
+    others = [k for k in hunters if k != label]
+    if not others:
+        return {}
+    refl = np.array([mammoth.colour, hunters[label].colour] + [hunters[k].colour for k in others] + [dark_colour])
+    colours = np.clip(refl * light[cell], 0, 1)[None]
+    c = slice(cell, cell + 1)
+    which, strong, _, distance = match_points(after[c], after_lab[c], exp[c], colours)
+    lit = moved[c] & strong & ~shadowed(after[c], after_lab[c], exp[c], distance)
+    return {k: float((lit & (which == i + 2)).sum()) for i, k in enumerate(others)}
 
 
 def _telling_clusters(steps, mammoth: Look) -> list:
@@ -1061,6 +1084,66 @@ def _print_points(model: ChangeModel, grid, grid_lab, expected, gain) -> np.ndar
     return (matched & (label == 1))[0]
 
 
+def _place_hunters(bodies, dark_counts, changed, looks, labels, ok, grass, stances):
+    """``(hunters, confidence, {cell: label} of hunters on their own trap)``: each hunter
+    by his colour (:func:`_hunters`), then told from the traps of his colour
+    (:func:`hunters_among_traps`) when the frame shows lone traps."""
+    hunters, conf = _hunters(bodies, dark_counts, changed, looks, labels, ok, stances)
+    ratio = trap_share(bodies, looks, hunters, labels, ok & grass)
+    if ratio is None:
+        return hunters, conf, {}
+    return hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, conf, ratio, ok, grass)
+
+
+#: A hunter's patch on a cell shared with another is that other's echo when it is no
+#: larger than this many times what the other's piece alone showed of it at setup.
+ECHO_ALLOWANCE = 1.5
+
+
+def echo_hunters(hunters: dict, looks: list[Look], labels: list[str], bodies: np.ndarray) -> np.ndarray:
+    """(37, K) the patches of hunters read on a cell with another hunter, whose piece
+    alone showed about as much of their colour at setup (:attr:`Look.echo`,
+    :data:`ECHO_ALLOWANCE`) while their own pieces do not explain his: those patches
+    are his echo, not them.
+
+    >>> looks = [Look((0.9, 0.9, 0.9), 40.0), Look((0.3, 0.2, 0.1), 200.0, echo={"c0": 25.0})]
+    >>> bodies = np.zeros((NUM_CELLS, 2)); bodies[9] = (30, 190); bodies[5] = (40, 0)
+    >>> echo_hunters({"c0": 9, "c1": 9}, looks, ["c0", "c1"], bodies)[9].tolist()
+    [30.0, 0.0]
+    >>> echo_hunters({"c0": 5, "c1": 9}, looks, ["c0", "c1"], bodies).any()
+    np.False_
+    """
+    echoed = np.zeros_like(bodies)
+    for label, cell in hunters.items():
+        k = labels.index(label)
+        for other, there in hunters.items():
+            if other == label or there != cell:
+                continue
+            j = labels.index(other)
+            lends = looks[j].echo.get(label, 0.0) * ECHO_ALLOWANCE
+            borrows = looks[k].echo.get(other, 0.0) * ECHO_ALLOWANCE
+            if bodies[cell, k] <= lends and bodies[cell, j] > borrows:
+                echoed[cell, k] = bodies[cell, k]
+    return echoed
+
+
+def echoes(hunters: dict, looks: list[Look], labels: list[str]) -> np.ndarray:
+    """(37, K) the points of each player's colour the hunters read on each cell lend it
+    by themselves (:attr:`Look.echo`, learnt at setup).
+
+    >>> looks = [Look((0.9, 0.9, 0.9), 40.0), Look((0.3, 0.2, 0.1), 200.0, echo={"c0": 25.0})]
+    >>> lent = echoes({"c0": 5, "c1": 9}, looks, ["c0", "c1"])
+    >>> lent[9].tolist(), lent[5].tolist()
+    ([25.0, 0.0], [0.0, 0.0])
+    """
+    lent = np.zeros((NUM_CELLS, len(labels)))
+    for label, cell in hunters.items():
+        for other, points in looks[labels.index(label)].echo.items():
+            if other in labels and other != label:
+                lent[cell, labels.index(other)] += points
+    return lent
+
+
 @dataclass
 class ChangeReading:
     mammoth: int | None
@@ -1180,11 +1263,15 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     stances = None
     if leans is not None:
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
-    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
-    under = {}
-    ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
-    if ratio is not None:
-        hunters, hunter_conf, under = hunters_among_traps(bodies, dark_counts, changed, looks[1:], labels, hunters, hunter_conf, ratio, ok, grass)
+    hunters, hunter_conf, under = _place_hunters(bodies, dark_counts, changed, looks[1:], labels, ok, grass, stances)
+    # A hunter read beside another whose piece alone showed as much of his colour at
+    # setup is that other's echo (a highlight, a shaded side): read again without it.
+    echoed = echo_hunters(hunters, looks[1:], labels, bodies)
+    if echoed.any():
+        hunters, hunter_conf, under = _place_hunters(bodies - echoed, dark_counts, changed, looks[1:], labels, ok,
+                                                     grass, stances)
+    # ... and no trap of that colour under him either.
+    bodies = np.maximum(bodies - echoes(hunters, looks[1:], labels), 0.0)
     conf = np.minimum(conf, hunter_conf)
     mine = np.stack([(lit & (label == k + 1)) | (family == k) for k in range(len(labels))], axis=2)
     spill = spills(hunters, labels, mine, moved)

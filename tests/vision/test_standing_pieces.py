@@ -71,6 +71,24 @@ def test_players_whose_middle_shows_alike_are_learnt_by_the_colour_that_tells_th
     assert looks[info["dark_player"]][0] < 25
 
 
+def test_a_hunters_own_echo_of_another_colour_is_no_trap_under_him():
+    """Glass beads, two players' learnt near-black: at setup the olive bead alone showed
+    105 grid points of the dark-brown player's colour (its dark middle), which setup
+    now keeps (the look's ``echo``). A bead read on its cell with no trap under it
+    lends that much to the other colour: no trap is read under it (two phantom traps
+    of the dark-brown and the olive player were read under the beads)."""
+    sample, _, calibration = table(5_000_002)
+    looks = calibration.changes.hunters
+    assert max(looks["c1"].echo.values()) > 50
+    frame, truth = sample.reads[0]
+    seen = BoardReader(calibration).read(frame.image(), 0.0)
+    label = {player: f"c{i}" for i, player in enumerate(truth["players"])}
+    bare = [(label[p], parse_cell(cell)) for p, cell in truth["hunters"].items() if cell not in truth["traps"]]
+    checked = [cell for who, cell in bare if seen.hunters.get(who) == cell]
+    assert len(checked) >= 2
+    assert not any(cell in seen.traps for cell in checked)
+
+
 def test_the_calibration_keeps_the_model_that_explains_more_of_the_setup():
     """Wooden cylinders under a 20° camera: the figures' model reads the setup back
     wrong, and the changes do too, but less so (:func:`vision.calibration.setup_score`:
