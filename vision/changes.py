@@ -97,6 +97,9 @@ UNDER_OWNER = 40
 UNOWNED_PENALTY = 0.5
 #: On his own trap, a hunter shows this share of the dark points learnt with him.
 DARK_SHARE = 0.4
+#: A hunter whose dark part shows nowhere near (under DARK_SHARE of it) fits a cell
+#: that much less, in shares of his size: his colour alone, flat, is a trap's.
+DARK_MISSING = 1.0
 #: The mammoth shows at least this share of the points it covers on the cross.
 MAMMOTH_SHARE = 0.35
 #: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
@@ -812,7 +815,8 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     of his colour on another's trap leaves that trap's colour; a lone trap of his
     colour about his size leaves its print, of no player's colour). A hunter only seen
     on trap-sized patches of his colour stands on his own trap: his dark part (outline,
-    shadow; a flat trap has none) tells which. A hunter seen standing at setup fits a
+    shadow; a flat trap has none) tells which, and anywhere a cell lacking it fits him
+    less (:data:`DARK_MISSING`). A hunter seen standing at setup fits a
     cell where his colour lies flat (``stances`` (37, K), :func:`stance`) less: a lone
     trap of his colour and size, seen from a tilted camera."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
@@ -831,6 +835,11 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
             told = stances[:, k] > 0
             flat = np.clip((look.stands - stances[:, k]) / (look.stands - 1.0), 0.0, 1.0)
             fit = np.where(told, fit - FLAT_PENALTY * flat, fit)
+        if look.dark >= 6:
+            # His dark part (outline, shaded side, shadow) shows where he stands; a
+            # patch of his colour without it is flat: a trap of his colour.
+            missing = np.clip(1.0 - dark_counts[:, k] / (DARK_SHARE * look.dark), 0.0, 1.0)
+            fit = fit - DARK_MISSING * missing
         fit = np.where(trap_sized, -1.0, fit)
         if fit.max() >= HUNTER_SHARE - UNOWNED_PENALTY and (share >= HUNTER_SHARE)[np.argmax(fit)]:
             hunters[label] = int(np.argmax(fit))
