@@ -563,6 +563,8 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
     for step in steps:
         hunters[labels_at[step[0] - 1]].echo = _echo(step, labels_at[step[0] - 1], hunters, mammoth, dark_colour)
+    mammoth.echo = _mammoth_echo(grids[0], empty[CENTRE] * light0[CENTRE], light0[CENTRE], lines, mammoth, hunters,
+                                 dark_colour)
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
                        lines, print_colour), cells
 
@@ -582,6 +584,24 @@ def _echo(step, label: str, hunters: dict, mammoth: Look, dark_colour) -> dict:
     which, strong, _, distance = match_points(after[c], after_lab[c], exp[c], colours)
     lit = moved[c] & strong & ~shadowed(after[c], after_lab[c], exp[c], distance)
     return {k: float((lit & (which == i + 2)).sum()) for i, k in enumerate(others)}
+
+
+def _mammoth_echo(first: np.ndarray, snow: np.ndarray, light: np.ndarray, lines, mammoth: Look, hunters: dict,
+                  dark_colour) -> dict:
+    """How many points of each player's colour the mammoth alone showed on the cross in
+    the first setup frame (``snow``: the cross cell's empty look there, ``lines``: its
+    print's points), counted as the reader counts them: a figure's shaded flank or a
+    token's print may be a player's colour, and is no hunter on the mammoth's cell."""
+    labels = list(hunters)
+    refl = np.array([mammoth.colour] + [hunters[k].colour for k in labels] + [dark_colour])
+    colours = np.clip(refl * light, 0, 1)[None]
+    after, exp = first[CENTRE:CENTRE + 1], snow[None]
+    after_lab = to_lab(after)
+    moved = changed_points(after_lab, to_lab(exp)) > CHANGED
+    moved[0, list(lines)] = False
+    which, strong, _, distance = match_points(after, after_lab, exp, colours)
+    lit = moved & strong & ~shadowed(after, after_lab, exp, distance)
+    return {k: float((lit & (which == i + 1)).sum()) for i, k in enumerate(labels)}
 
 
 def _telling_clusters(steps, mammoth: Look) -> list:
@@ -1267,6 +1287,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
             conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
+    if mammoth is not None:
+        # What the mammoth alone showed of each player's colour on the cross is no hunter.
+        lent = np.array([model.mammoth.echo.get(k, 0.0) for k in labels]) * ECHO_ALLOWANCE
+        bodies[mammoth] = np.maximum(bodies[mammoth] - lent, 0.0)
 
     changed = moved.sum(axis=1).astype(float)
     stances = None
