@@ -10,16 +10,20 @@ calibration):
   changed between one setup frame and the next: its *body* (the colour that tells the
   player), its *dark* part (outline, shadow, a standing piece's shade) with its own
   colour, its *extent* on its cell and its *overhang* on a neighbour, each counted in
-  grid points, so a pawn's head a fifth of a tile wide is learnt like a disc.
+  grid points, so a pawn's head a fifth of a tile wide is learnt like a disc. The
+  players' bodies are chosen together, each by a colour cluster that tells him from
+  the others (:func:`telling_bodies`), and each piece keeps how much of the other
+  players' colours it shows alone (its *echo*, also the mammoth's).
 * **Reading** (:func:`read_changes`). Each point of a cell's dense grid is compared with
   the same point of that cell's empty look, under the cell's light now
   (:func:`cell_light`). The points that changed are matched with the mammoth, each
   player's body colour and the dark colour (lightness counts, so near-black, dark-brown
   and white players stay apart), else with a chromatic player's hue family (a trap's
   shade). Each hunter stands where about his size of his colour shows and what he
-  leaves unexplained has an owner (:func:`_hunters`); on a trap of his own colour, his
-  dark part tells him. A trap is what the hunters on a grass cell leave unexplained,
-  owned by the colour shown beyond them (:func:`_traps`).
+  leaves unexplained has an owner and his dark part shows (:func:`_hunters`); on a trap
+  of his own colour, his dark part tells him. What a piece lends the others' colours
+  is no piece of theirs (:func:`echoes`). A trap is what the hunters on a grass cell
+  leave unexplained, owned by the colour shown beyond them (:func:`_traps`).
 
 Confidence per cell says how far each count is from the line it was judged against;
 the tracker waits when a cell is unsure (:mod:`vision.stability`).
