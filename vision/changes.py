@@ -10,16 +10,20 @@ calibration):
   changed between one setup frame and the next: its *body* (the colour that tells the
   player), its *dark* part (outline, shadow, a standing piece's shade) with its own
   colour, its *extent* on its cell and its *overhang* on a neighbour, each counted in
-  grid points, so a pawn's head a fifth of a tile wide is learnt like a disc.
+  grid points, so a pawn's head a fifth of a tile wide is learnt like a disc. The
+  players' bodies are chosen together, each by a colour cluster that tells him from
+  the others (:func:`telling_bodies`), and each piece keeps how much of the other
+  players' colours it shows alone (its *echo*, also the mammoth's).
 * **Reading** (:func:`read_changes`). Each point of a cell's dense grid is compared with
   the same point of that cell's empty look, under the cell's light now
   (:func:`cell_light`). The points that changed are matched with the mammoth, each
   player's body colour and the dark colour (lightness counts, so near-black, dark-brown
   and white players stay apart), else with a chromatic player's hue family (a trap's
   shade). Each hunter stands where about his size of his colour shows and what he
-  leaves unexplained has an owner (:func:`_hunters`); on a trap of his own colour, his
-  dark part tells him. A trap is what the hunters on a grass cell leave unexplained,
-  owned by the colour shown beyond them (:func:`_traps`).
+  leaves unexplained has an owner and his dark part shows (:func:`_hunters`); on a trap
+  of his own colour, his dark part tells him. What a piece lends the others' colours
+  is no piece of theirs (:func:`echoes`). A trap is what the hunters on a grass cell
+  leave unexplained, owned by the colour shown beyond them (:func:`_traps`).
 
 Confidence per cell says how far each count is from the line it was judged against;
 the tracker waits when a cell is unsure (:mod:`vision.stability`).
@@ -98,6 +102,9 @@ UNDER_OWNER = 40
 UNOWNED_PENALTY = 0.5
 #: On his own trap, a hunter shows this share of the dark points learnt with him.
 DARK_SHARE = 0.4
+#: A hunter whose dark part shows nowhere near (under DARK_SHARE of it) fits a cell
+#: that much less, in shares of his size: his colour alone, flat, is a trap's.
+DARK_MISSING = 1.0
 #: The mammoth shows at least this share of the points it covers on the cross.
 MAMMOTH_SHARE = 0.35
 #: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
@@ -145,13 +152,17 @@ class Look:
     dark_colour: tuple | None = None
     #: How his body spread along the camera's lean at setup (:func:`stance`; 0: not seen).
     stands: float = 0.0
+    #: How many points of each other player's colour his piece showed alone at setup
+    #: (``{label: points}``: a pawn's white highlight, a meeple's shaded side).
+    echo: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
         return {"colour": [round(float(v), 5) for v in self.colour], "body": round(float(self.body), 2),
                 "dark": round(float(self.dark), 2), "extent": round(float(self.extent), 2),
                 "overhang": round(float(self.overhang), 2),
                 **({} if self.dark_colour is None else {"dark_colour": [round(float(v), 5) for v in self.dark_colour]}),
-                **({"stands": round(float(self.stands), 3)} if self.stands else {})}
+                **({"stands": round(float(self.stands), 3)} if self.stands else {}),
+                **({"echo": {k: round(float(v), 1) for k, v in self.echo.items()}} if self.echo else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Look":
@@ -159,7 +170,7 @@ class Look:
         dark_colour = obj.get("dark_colour")
         return cls(tuple(float(v) for v in obj["colour"]), body, dark, float(obj.get("extent", body + dark)),
                    float(obj.get("overhang", 0.0)), None if dark_colour is None else tuple(float(v) for v in dark_colour),
-                   float(obj.get("stands", 0.0)))
+                   float(obj.get("stands", 0.0)), {str(k): float(v) for k, v in obj.get("echo", {}).items()})
 
 
 @dataclass
@@ -324,17 +335,14 @@ def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, piece
     return shade
 
 
-def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
-    """Split the moved points of a piece just put down into its body (the colour that
-    tells the player) and its dark part (an outline, a shadow). Of three colour
-    clusters, the body is the one at the piece's middle (a token's core, a pawn's head;
-    a highlight or a shadow lies to one side); the darkest, when it is not the body and
-    clearly darker than the tile under it, is the dark part."""
-    body = moved.copy()
-    dark = np.zeros_like(moved)
+def _piece_clusters(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray):
+    """The moved points of a piece just put down in three colour clusters: ``(idx,
+    labels, centres_lab, sizes, core)`` (None when too few points to split). The
+    ``core`` is the cluster at the piece's middle (a token's core, a pawn's head; a
+    highlight or a shadow lies to one side), or its lit side (:func:`_lit_side`)."""
     idx = np.flatnonzero(moved)
     if idx.size < 15:
-        return body, dark
+        return None
     data = (after_lab[idx] * MATCH_WEIGHTS).astype(np.float32)
     _, labels, centres = cv2.kmeans(data, 3, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
                                     cv2.KMEANS_PP_CENTERS)
@@ -343,17 +351,95 @@ def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndar
     gap = np.hypot(*(pts - pts.mean(axis=0)).T)
     inner = gap <= np.percentile(gap, 30)
     core = int(np.bincount(labels[inner], minlength=3).argmax())
-    core = _lit_side(centres / MATCH_WEIGHTS, np.bincount(labels, minlength=3), core,
-                     np.median(before_lab[idx], axis=0))
+    centres_lab = centres / MATCH_WEIGHTS
+    sizes = np.bincount(labels, minlength=3)
+    core = _lit_side(centres_lab, sizes, core, np.median(before_lab[idx], axis=0))
+    return idx, labels, centres_lab, sizes, core
+
+
+def _body_and_dark(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.ndarray, clusters=None, body_at=None):
+    """Split the moved points of a piece just put down into its body (the colour that
+    tells the player) and its dark part (an outline, a shadow). The body is the
+    cluster ``body_at`` of :func:`_piece_clusters` (by default its core); the darkest,
+    when it is not the body and clearly darker than the tile under it, is the dark part."""
+    body = moved.copy()
+    dark = np.zeros_like(moved)
+    clusters = _piece_clusters(after_lab, before_lab, moved) if clusters is None else clusters
+    if clusters is None:
+        return body, dark
+    idx, labels, centres_lab, _, core = clusters
+    core = core if body_at is None else body_at
     body = np.zeros_like(moved)
     body[idx[labels == core]] = True
-    darkest = int(np.argmin(centres[:, 0]))
+    darkest = int(np.argmin(centres_lab[:, 0]))
     tile_l = float(np.median(before_lab[idx, 0]))
-    light_l = centres[:, 0] / MATCH_WEIGHTS[0]
+    light_l = centres_lab[:, 0]
     darker = min(tile_l, light_l[core])
     if darkest != core and light_l[darkest] < darker - min(DARKER, DARKER_SHARE * darker):
         dark[idx[labels == darkest]] = True
     return body, dark
+
+
+#: A cluster of what a hunter changed at setup may tell his player when it holds this
+#: share of his change, shows a hue (chroma FAMILY_CHROMA) not his tile's and lies at
+#: least MATCH from his tile.
+TELLING_SHARE = 0.15
+
+
+def _confusable(a, b) -> bool:
+    """Two learnt colours a point could be matched with alike (within :data:`MATCH`,
+    lightness counting in full: a black player and a grey one stay apart)."""
+    return float(lab_distance(np.asarray(a, float), np.asarray(b, float), np.ones(3))) < MATCH
+
+
+def telling_bodies(candidates: list[list[tuple]], mammoth_lab) -> list[int]:
+    """Which colour cluster tells each hunter from the others: ``candidates[k]`` are
+    hunter ``k``'s clusters ``(lab, is_core)`` that may be his body, his core first. The
+    middle of what a standing piece changed is often its shaded side or its base,
+    near-black for every player (a card standee's foot, a glass bead's dark middle): a
+    body that tells no player from another. The players' bodies are chosen together:
+    fewest pairs that a point could not tell apart (:func:`_confusable`, each player
+    also against the mammoth), then most hunters keeping their core, then farthest apart.
+
+    >>> red, black, grey = [45.0, 60, 40], [10.0, 0, 0], [14.0, 1, 1]
+    >>> telling_bodies([[(grey, True), (red, False)], [(black, True)]], [60.0, 10, 10])
+    [1, 0]
+    >>> telling_bodies([[(grey, True), (red, False)], [(red, True)]], [60.0, 10, 10])
+    [0, 0]
+    """
+    import itertools
+    labs = [[np.asarray(lab, float) for lab, _ in options] for options in candidates]
+    best, choice = None, [0] * len(candidates)
+    for combo in itertools.product(*[range(len(c)) for c in candidates]):
+        chosen = [labs[k][i] for k, i in enumerate(combo)]
+        pairs = [(chosen[a], chosen[b]) for a in range(len(chosen)) for b in range(a + 1, len(chosen))]
+        pairs += [(lab, mammoth_lab) for lab in chosen]
+        confused = sum(_confusable(x, y) for x, y in pairs)
+        cores = sum(candidates[k][i][1] for k, i in enumerate(combo))
+        apart = sum(min(float(lab_distance(x, np.asarray(y, float), MATCH_WEIGHTS)), MATCH) for x, y in pairs)
+        score = (-confused, cores, apart)
+        if best is None or score > best:
+            best, choice = score, list(combo)
+    return choice
+
+
+def _candidates(clusters, tile_lab) -> tuple[list[tuple], list[int]]:
+    """A hunter's clusters that may be his body (:func:`telling_bodies`) and their
+    indices: his core, and each other one of :data:`TELLING_SHARE` of his change with a
+    hue of its own (not a blend of his tile's)."""
+    _, _, centres_lab, sizes, core = clusters
+    out, which = [(centres_lab[core], True)], [core]
+    chroma = np.hypot(centres_lab[:, 1], centres_lab[:, 2])
+    hue = np.degrees(np.arctan2(centres_lab[:, 2], centres_lab[:, 1]))
+    tile_hue = np.degrees(np.arctan2(tile_lab[2], tile_lab[1]))
+    tile_chromatic = np.hypot(tile_lab[1], tile_lab[2]) >= FAMILY_CHROMA
+    for k in range(len(centres_lab)):
+        tile_like = tile_chromatic and abs((hue[k] - tile_hue + 180) % 360 - 180) < LIT_HUE
+        if (k != core and sizes[k] >= TELLING_SHARE * sizes.sum() and chroma[k] >= FAMILY_CHROMA and not tile_like
+                and lab_distance(centres_lab[k], tile_lab, MATCH_WEIGHTS) >= MATCH):
+            out.append((centres_lab[k], False))
+            which.append(k)
+    return out, which
 
 
 def stance(points: np.ndarray, leans: np.ndarray | None) -> np.ndarray:
@@ -471,7 +557,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     if share < 1.0:
         print_colour = tuple(float(v) for v in np.median(mam_pts[~big], axis=0) / light0[CENTRE])
     empty[CENTRE] = snow / light0[CENTRE]
-    hunters, cells, darks = {}, {}, []
+    steps, cells = [], {}
     for index in range(1, len(grids)):
         before = grids[index - 1]
         after = grids[index]
@@ -489,33 +575,106 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         overhang = max([int(all_counts[n]) for n in NEIGHBOURS[cell] if n is not None] + [0])
         if counts[cell] < 6:
             raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
-        body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell])
-        colour = np.median(after[cell][body], axis=0)
-        dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
-        # His size counted as the reader will count it (blended edges half in).
-        colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
-        label_of, strong, _, distance = match_points(after[cell:cell + 1], after_lab[cell:cell + 1],
-                                                     exp[cell:cell + 1], colours)
-        # (Faint points too, as the reader counts them: a piece close to its tile.)
-        faint = (change[cell] > CHANGED * FAINT_SHARE) & (distance[0] < FAINT_BETTER * change[cell])
-        seen = (moved[cell] | faint) & strong[0]
-        shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
-        label = labels_at[index - 1]
-        own = np.zeros((NUM_CELLS, len(GRID)), bool)
-        own[cell] = seen & (label_of[0] == 0) & ~shade
-        stands = float(stance(own, None if leans is None else leans[index])[cell])
-        hunters[label] = Look(tuple(float(v) for v in colour / light[cell]),
-                              float((seen & (label_of[0] == 0) & ~shade).sum()),
-                              float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
-                              float(counts[cell]), float(overhang),
-                              tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None,
-                              stands)
-        if dark.sum():
-            darks.append(after[cell][dark] / light[cell])
-        cells[label] = cell
+        clusters = _piece_clusters(after_lab[cell], before_lab[cell], moved[cell])
+        steps.append((index, cell, after, exp, light, after_lab, before_lab, change, moved, counts, overhang,
+                      clusters))
+        cells[labels_at[index - 1]] = cell
+    bodies = _telling_clusters(steps, mammoth)
+    hunters, darks = {}, []
+    for step, body_at in zip(steps, bodies):
+        look, dark_points = _hunter_look(step, body_at, leans)
+        hunters[labels_at[step[0] - 1]] = look
+        if dark_points is not None:
+            darks.append(dark_points)
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
+    for step in steps:
+        hunters[labels_at[step[0] - 1]].echo = _echo(step, labels_at[step[0] - 1], hunters, mammoth, dark_colour)
+    mammoth.echo = _mammoth_echo(grids[0], empty[CENTRE] * light0[CENTRE], light0[CENTRE], lines, mammoth, hunters,
+                                 dark_colour)
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
                        lines, print_colour), cells
+
+
+def _echo(step, label: str, hunters: dict, mammoth: Look, dark_colour) -> dict:
+    """How many points of each other player's colour the hunter put down in ``step``
+    showed on his cell, counted as the reader counts them (:func:`read_changes`): what
+    his piece alone lends the others' colours wherever he stands (a highlight, a
+    shaded side), not to be taken for another player's piece or trap beside him."""
+    _, cell, after, exp, light, after_lab, _, _, moved, _, _, _ = step
+    others = [k for k in hunters if k != label]
+    if not others:
+        return {}
+    refl = np.array([mammoth.colour, hunters[label].colour] + [hunters[k].colour for k in others] + [dark_colour])
+    colours = np.clip(refl * light[cell], 0, 1)[None]
+    c = slice(cell, cell + 1)
+    which, strong, _, distance = match_points(after[c], after_lab[c], exp[c], colours)
+    lit = moved[c] & strong & ~shadowed(after[c], after_lab[c], exp[c], distance)
+    return {k: float((lit & (which == i + 2)).sum()) for i, k in enumerate(others)}
+
+
+def _mammoth_echo(first: np.ndarray, snow: np.ndarray, light: np.ndarray, lines, mammoth: Look, hunters: dict,
+                  dark_colour) -> dict:
+    """How many points of each player's colour the mammoth alone showed on the cross in
+    the first setup frame (``snow``: the cross cell's empty look there, ``lines``: its
+    print's points), counted as the reader counts them: a figure's shaded flank or a
+    token's print may be a player's colour, and is no hunter on the mammoth's cell."""
+    labels = list(hunters)
+    refl = np.array([mammoth.colour] + [hunters[k].colour for k in labels] + [dark_colour])
+    colours = np.clip(refl * light, 0, 1)[None]
+    after, exp = first[CENTRE:CENTRE + 1], snow[None]
+    after_lab = to_lab(after)
+    moved = changed_points(after_lab, to_lab(exp)) > CHANGED
+    moved[0, list(lines)] = False
+    which, strong, _, distance = match_points(after, after_lab, exp, colours)
+    lit = moved & strong & ~shadowed(after, after_lab, exp, distance)
+    return {k: float((lit & (which == i + 1)).sum()) for i, k in enumerate(labels)}
+
+
+def _telling_clusters(steps, mammoth: Look) -> list:
+    """Each setup hunter's body cluster, chosen together (:func:`telling_bodies`) among
+    his :func:`_candidates`, their colours compared under one light (each divided by
+    his cell's light, as the look keeps them)."""
+    candidates, indices = [], []
+    for _, cell, after, _, light, _, before_lab, _, moved, _, _, clusters in steps:
+        if clusters is None:
+            refl = np.median(after[cell][moved[cell]], axis=0) / light[cell]
+            candidates.append([(to_lab(np.clip(refl, 0, 1)), True)])
+            indices.append([None])
+            continue
+        idx, labels = clusters[0], clusters[1]
+        options, which = _candidates(clusters, np.median(before_lab[cell][idx], axis=0))
+        # Compared under one light: each cluster's colour divided by his cell's light.
+        options = [(to_lab(np.clip(np.median(after[cell][idx[labels == k]], axis=0) / light[cell], 0, 1)), core)
+                   for (_, core), k in zip(options, which)]
+        candidates.append(options)
+        indices.append(which)
+    chosen = telling_bodies(candidates, to_lab(np.clip(np.array(mammoth.colour), 0, 1)))
+    return [which[i] for which, i in zip(indices, chosen)]
+
+
+def _hunter_look(step, body_at, leans) -> tuple[Look, np.ndarray | None]:
+    """The look of the hunter put down in one setup step (his body the cluster
+    ``body_at``), and his dark part's colours (reflectance) if he shows one."""
+    index, cell, after, exp, light, after_lab, before_lab, change, moved, counts, overhang, clusters = step
+    body, dark = _body_and_dark(after_lab[cell], before_lab[cell], moved[cell], clusters, body_at)
+    colour = np.median(after[cell][body], axis=0)
+    dark_colour = np.median(after[cell][dark], axis=0) if dark.any() else np.zeros(3)
+    # His size counted as the reader will count it (blended edges half in).
+    colours = (np.stack([colour, dark_colour]) if dark.any() else colour[None])[None]
+    label_of, strong, _, distance = match_points(after[cell:cell + 1], after_lab[cell:cell + 1],
+                                                 exp[cell:cell + 1], colours)
+    # (Faint points too, as the reader counts them: a piece close to its tile.)
+    faint = (change[cell] > CHANGED * FAINT_SHARE) & (distance[0] < FAINT_BETTER * change[cell])
+    seen = (moved[cell] | faint) & strong[0]
+    shade = shadowed(after[cell:cell + 1], after_lab[cell:cell + 1], exp[cell:cell + 1], distance)[0]
+    own = np.zeros((NUM_CELLS, len(GRID)), bool)
+    own[cell] = seen & (label_of[0] == 0) & ~shade
+    stands = float(stance(own, None if leans is None else leans[index])[cell])
+    look = Look(tuple(float(v) for v in colour / light[cell]), float((seen & (label_of[0] == 0) & ~shade).sum()),
+                float((seen & (label_of[0] == 1)).sum()) if dark.any() else 0.0,
+                float(counts[cell]), float(overhang),
+                tuple(float(v) for v in dark_colour / light[cell]) if dark.any() else None, stands)
+    return look, (after[cell][dark] / light[cell]) if dark.sum() else None
 
 
 #: Hunters are put down on the outer ring at setup (the rules' placement).
@@ -702,7 +861,8 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     of his colour on another's trap leaves that trap's colour; a lone trap of his
     colour about his size leaves its print, of no player's colour). A hunter only seen
     on trap-sized patches of his colour stands on his own trap: his dark part (outline,
-    shadow; a flat trap has none) tells which. A hunter seen standing at setup fits a
+    shadow; a flat trap has none) tells which, and anywhere a cell lacking it fits him
+    less (:data:`DARK_MISSING`). A hunter seen standing at setup fits a
     cell where his colour lies flat (``stances`` (37, K), :func:`stance`) less: a lone
     trap of his colour and size, seen from a tilted camera."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
@@ -721,6 +881,11 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
             told = stances[:, k] > 0
             flat = np.clip((look.stands - stances[:, k]) / (look.stands - 1.0), 0.0, 1.0)
             fit = np.where(told, fit - FLAT_PENALTY * flat, fit)
+        if look.dark >= 6:
+            # His dark part (outline, shaded side, shadow) shows where he stands; a
+            # patch of his colour without it is flat: a trap of his colour.
+            missing = np.clip(1.0 - dark_counts[:, k] / (DARK_SHARE * look.dark), 0.0, 1.0)
+            fit = fit - DARK_MISSING * missing
         fit = np.where(trap_sized, -1.0, fit)
         if fit.max() >= HUNTER_SHARE - UNOWNED_PENALTY and (share >= HUNTER_SHARE)[np.argmax(fit)]:
             hunters[label] = int(np.argmax(fit))
@@ -982,6 +1147,66 @@ def _print_points(model: ChangeModel, grid, grid_lab, expected, gain) -> np.ndar
     return (matched & (label == 1))[0]
 
 
+def _place_hunters(bodies, dark_counts, changed, looks, labels, ok, grass, stances):
+    """``(hunters, confidence, {cell: label} of hunters on their own trap)``: each hunter
+    by his colour (:func:`_hunters`), then told from the traps of his colour
+    (:func:`hunters_among_traps`) when the frame shows lone traps."""
+    hunters, conf = _hunters(bodies, dark_counts, changed, looks, labels, ok, stances)
+    ratio = trap_share(bodies, looks, hunters, labels, ok & grass)
+    if ratio is None:
+        return hunters, conf, {}
+    return hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, conf, ratio, ok, grass)
+
+
+#: A hunter's patch on a cell shared with another is that other's echo when it is no
+#: larger than this many times what the other's piece alone showed of it at setup.
+ECHO_ALLOWANCE = 1.5
+
+
+def echo_hunters(hunters: dict, looks: list[Look], labels: list[str], bodies: np.ndarray) -> np.ndarray:
+    """(37, K) the patches of hunters read on a cell with another hunter, whose piece
+    alone showed about as much of their colour at setup (:attr:`Look.echo`,
+    :data:`ECHO_ALLOWANCE`) while their own pieces do not explain his: those patches
+    are his echo, not them.
+
+    >>> looks = [Look((0.9, 0.9, 0.9), 40.0), Look((0.3, 0.2, 0.1), 200.0, echo={"c0": 25.0})]
+    >>> bodies = np.zeros((NUM_CELLS, 2)); bodies[9] = (30, 190); bodies[5] = (40, 0)
+    >>> echo_hunters({"c0": 9, "c1": 9}, looks, ["c0", "c1"], bodies)[9].tolist()
+    [30.0, 0.0]
+    >>> echo_hunters({"c0": 5, "c1": 9}, looks, ["c0", "c1"], bodies).any()
+    np.False_
+    """
+    echoed = np.zeros_like(bodies)
+    for label, cell in hunters.items():
+        k = labels.index(label)
+        for other, there in hunters.items():
+            if other == label or there != cell:
+                continue
+            j = labels.index(other)
+            lends = looks[j].echo.get(label, 0.0) * ECHO_ALLOWANCE
+            borrows = looks[k].echo.get(other, 0.0) * ECHO_ALLOWANCE
+            if bodies[cell, k] <= lends and bodies[cell, j] > borrows:
+                echoed[cell, k] = bodies[cell, k]
+    return echoed
+
+
+def echoes(hunters: dict, looks: list[Look], labels: list[str]) -> np.ndarray:
+    """(37, K) the points of each player's colour the hunters read on each cell lend it
+    by themselves (:attr:`Look.echo`, learnt at setup).
+
+    >>> looks = [Look((0.9, 0.9, 0.9), 40.0), Look((0.3, 0.2, 0.1), 200.0, echo={"c0": 25.0})]
+    >>> lent = echoes({"c0": 5, "c1": 9}, looks, ["c0", "c1"])
+    >>> lent[9].tolist(), lent[5].tolist()
+    ([25.0, 0.0], [0.0, 0.0])
+    """
+    lent = np.zeros((NUM_CELLS, len(labels)))
+    for label, cell in hunters.items():
+        for other, points in looks[labels.index(label)].echo.items():
+            if other in labels and other != label:
+                lent[cell, labels.index(other)] += points
+    return lent
+
+
 @dataclass
 class ChangeReading:
     mammoth: int | None
@@ -1141,13 +1366,21 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
             conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
+    if mammoth is not None:
+        # What the mammoth alone showed of each player's colour on the cross is no hunter.
+        lent = np.array([model.mammoth.echo.get(k, 0.0) for k in labels]) * ECHO_ALLOWANCE
+        bodies[mammoth] = np.maximum(bodies[mammoth] - lent, 0.0)
 
     changed = moved.sum(axis=1).astype(float)
-    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
-    under = {}
-    ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
-    if ratio is not None:
-        hunters, hunter_conf, under = hunters_among_traps(bodies, dark_counts, changed, looks[1:], labels, hunters, hunter_conf, ratio, ok, grass)
+    hunters, hunter_conf, under = _place_hunters(bodies, dark_counts, changed, looks[1:], labels, ok, grass, stances)
+    # A hunter read beside another whose piece alone showed as much of his colour at
+    # setup is that other's echo (a highlight, a shaded side): read again without it.
+    echoed = echo_hunters(hunters, looks[1:], labels, bodies)
+    if echoed.any():
+        hunters, hunter_conf, under = _place_hunters(bodies - echoed, dark_counts, changed, looks[1:], labels, ok,
+                                                     grass, stances)
+    # ... and no trap of that colour under him either.
+    bodies = np.maximum(bodies - echoes(hunters, looks[1:], labels), 0.0)
     conf = np.minimum(conf, hunter_conf)
     mine = np.stack([(lit & (label == k + 1)) | (family == k) for k in range(len(labels))], axis=2)
     spill = spills(hunters, labels, mine, moved)

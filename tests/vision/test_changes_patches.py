@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.hexgrid import NUM_CELLS
-from vision.changes import Look, hunters_among_traps, trap_share
+from vision.changes import Look, _hunters, hunters_among_traps, trap_share
 
 SIZE = 100.0
 LOOKS = [Look((0.9, 0.2, 0.2), SIZE, extent=SIZE), Look((0.2, 0.2, 0.9), SIZE, extent=SIZE)]
@@ -117,3 +117,22 @@ def test_a_grey_pawn_on_snow_counts_though_it_changes_the_snow_by_less_than_the_
     assert read_changes(model, grid, ok, ~ok, ["c0", "c1"]).hunters == {"c0": 5}
     noisy = np.clip(grid + np.random.default_rng(1).normal(0, 0.06, grid.shape), 0, 1).astype(np.float32)
     assert "c0" not in read_changes(model, noisy, ok, ~ok, ["c0", "c1"]).hunters
+
+
+def test_a_hunter_is_read_where_his_dark_part_shows_not_on_a_flat_patch_of_his_colour():
+    """A standing pawn learnt with his shaded side (his dark part, 150 points): a lone
+    flat trap of his colour shows about his size of it but none of his dark part, the
+    cell he stands on both. He is read where his dark part shows, even where that cell
+    shows a little less of his colour than the trap."""
+    looks = [Look((0.8, 0.7, 0.4), 75.0, dark=150.0, extent=280.0), Look((0.2, 0.2, 0.9), 70.0, extent=70.0)]
+    bodies = np.zeros((NUM_CELLS, 2))
+    dark = np.zeros((NUM_CELLS, 2))
+    bodies[4] = (74, 0)                         # the lone trap: his size of his colour, flat
+    bodies[20], dark[20] = (62, 0), (170, 0)    # where he stands: his colour and his shade
+    bodies[30] = (0, 70)
+    changed = bodies.sum(axis=1) + dark[:, 0]
+    hunters, _ = _hunters(bodies, dark, changed, looks, LABELS, np.ones(NUM_CELLS, bool))
+    assert hunters == {"c0": 20, "c1": 30}
+    # Without his dark part learnt (a flat piece), the patch nearer his size is his.
+    flat = [Look((0.8, 0.7, 0.4), 75.0, extent=75.0), looks[1]]
+    assert _hunters(bodies, dark, bodies.sum(axis=1), flat, LABELS, np.ones(NUM_CELLS, bool))[0]["c0"] == 4

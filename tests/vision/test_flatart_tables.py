@@ -68,3 +68,14 @@ def test_a_mammoth_token_over_a_tiles_ring_does_not_change_the_layout():
     assert truth["mammoth"] == "3,0" and truth["tiles"]["3,0"] == "grass"
     assert observation.mammoth == parse_cell("3,0")
     assert frame_right(observation, truth)
+
+
+def test_an_outlined_hunter_on_his_own_trap_is_read_where_his_outline_shows():
+    """Outlined discs over slashed-disc traps, a white player standing on his own trap:
+    a patch of white elsewhere about his size but without his outline is no hunter of
+    his; he is read on his trap, and the frame is read right (he was read on the
+    outline-less patch)."""
+    observation, truth, info = read(3_000_044, 2)
+    white = next(p for p, kind in info["colour_kinds"].items() if kind == "white")
+    assert info["hunter_shape"] == "outlined_disc" and truth["traps"][truth["hunters"][white]] == white
+    assert frame_right(observation, truth)
