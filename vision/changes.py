@@ -46,6 +46,8 @@ from .geometry import CELL_CENTRES, project
 #: head a fifth of a tile wide covers a dozen points, inside the tile's own edges.
 GRID_STEP = 0.06
 GRID_RADIUS = 0.8
+#: The calibration file keeps each cell's empty look in ten-thousandths of a reflectance.
+EMPTY_SCALE = 10_000
 _AXIS = np.arange(-GRID_RADIUS, GRID_RADIUS + 1e-9, GRID_STEP)
 GRID = np.stack(np.meshgrid(_AXIS, _AXIS), axis=-1).reshape(-1, 2)
 GRID = GRID[np.hypot(GRID[:, 0], GRID[:, 1]) <= GRID_RADIUS]
@@ -186,8 +188,11 @@ class ChangeModel:
     print_colour: tuple | None = None
 
     def to_json(self) -> dict:
-        data = np.clip(np.round(self.empty * 100), 0, 255).astype(np.uint8)
-        return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS,
+        # Reflectances in ten-thousandths: in hundredths a dark rock tile's 0.06 was
+        # off by up to 8 %, and a set read from its calibration file read other pieces
+        # than the same set learnt in memory.
+        data = np.clip(np.round(self.empty * EMPTY_SCALE), 0, 65535).astype("<u2")
+        return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS, "empty_scale": EMPTY_SCALE,
                 "empty": base64.b64encode(data.tobytes()).decode("ascii"),
                 "mammoth": self.mammoth.to_json(), "hunters": {k: v.to_json() for k, v in self.hunters.items()},
                 "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print],
@@ -198,10 +203,14 @@ class ChangeModel:
     def from_json(cls, obj) -> "ChangeModel":
         if obj.get("grid_step") != GRID_STEP or obj.get("grid_radius") != GRID_RADIUS:
             raise ValueError("grid differs from this reader's")
-        raw = np.frombuffer(base64.b64decode(obj["empty"]), np.uint8)
+        # Files written before "empty_scale" hold hundredths, one byte each.
+        scale = obj.get("empty_scale", 100)
+        if scale not in (100, EMPTY_SCALE):
+            raise ValueError(f"empty_scale: expected 100 or {EMPTY_SCALE}, got {scale!r}")
+        raw = np.frombuffer(base64.b64decode(obj["empty"]), np.uint8 if scale == 100 else "<u2")
         if raw.size != NUM_CELLS * len(GRID) * 3:
             raise ValueError(f"empty: expected {NUM_CELLS * len(GRID) * 3} values, got {raw.size}")
-        return cls(raw.reshape(NUM_CELLS, len(GRID), 3).astype(np.float32) / 100, Look.from_json(obj["mammoth"]),
+        return cls(raw.reshape(NUM_CELLS, len(GRID), 3).astype(np.float32) / scale, Look.from_json(obj["mammoth"]),
                    {str(k): Look.from_json(v) for k, v in obj.get("hunters", {}).items()},
                    tuple(float(v) for v in obj.get("dark", (0.1, 0.1, 0.1))),
                    tuple(int(i) for i in obj.get("cross_print", ())),

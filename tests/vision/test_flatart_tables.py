@@ -5,6 +5,7 @@ their truth are the same on every run), calibrated from its setup frames as ``ma
 calibrate`` does, and one position read as ``maamut read`` does. The seeds are from the
 generator's development range (3,000,000 on), never its held-out one (7,000,000 on).
 """
+from dataclasses import asdict
 from functools import lru_cache
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from engine.hexgrid import CENTRE, parse_cell
 from sim.flatart import generate_table
 from sim.samples_bench import frame_right
-from vision.calibration import learn
+from vision.calibration import Calibration, learn
 from vision.reader import BoardReader
 
 pytestmark = pytest.mark.slow
@@ -79,3 +80,43 @@ def test_an_outlined_hunter_on_his_own_trap_is_read_where_his_outline_shows():
     white = next(p for p, kind in info["colour_kinds"].items() if kind == "white")
     assert info["hunter_shape"] == "outlined_disc" and truth["traps"][truth["hunters"][white]] == white
     assert frame_right(observation, truth)
+
+
+def test_a_set_read_from_its_calibration_file_reads_as_the_set_learnt_in_memory(tmp_path):
+    """``maamut calibrate`` writes the file ``maamut read`` reads: the empty board's
+    looks it keeps are precise enough that every reading (pieces, unsure cells, hidden
+    cells) is the same as with the calibration learnt in memory, on every frame."""
+    sample, calibration = table(3_000_007)
+    path = tmp_path / "calibration.json"
+    calibration.save(path)
+    loaded = Calibration.load(path)
+    assert loaded.pieces == calibration.pieces == "changes"
+    assert abs(loaded.changes.empty - calibration.changes.empty).max() < 1e-4
+    for frame, _truth in sample.reads:
+        image = frame.image()
+        from_file = asdict(BoardReader(loaded).read(image, 0.0))
+        in_memory = asdict(BoardReader(calibration).read(image, 0.0))
+        # (Tile colours are kept to five decimals: confidences may move in the fourth.)
+        for key in ("tile_confidence", "cell_confidence"):
+            assert from_file.pop(key) == pytest.approx(in_memory.pop(key), abs=1e-3)
+        assert from_file == in_memory
+
+
+def test_a_calibration_file_written_before_finer_empty_looks_still_loads(tmp_path):
+    """Files written with the empty looks in hundredths (one byte each, no
+    ``empty_scale`` key) load as before, within a hundredth of the learnt looks."""
+    import base64
+    import json
+
+    import numpy as np
+
+    _sample, calibration = table(3_000_007)
+    obj = calibration.to_json()
+    changes = obj["changes"]
+    del changes["empty_scale"]
+    hundredths = np.clip(np.round(calibration.changes.empty * 100), 0, 255).astype(np.uint8)
+    changes["empty"] = base64.b64encode(hundredths.tobytes()).decode("ascii")
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(obj))
+    loaded = Calibration.load(path)
+    assert abs(loaded.changes.empty - calibration.changes.empty).max() <= 0.005 + 1e-6
