@@ -817,7 +817,7 @@ class GameTracker:
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
-            return self._ask_between(offered, BoardView.of_position(position), timestamp)
+            return self._ask_between(offered, BoardView.of_position(position), timestamp, reading=observation)
         if changed and not waiting:
             # Nothing legal fits: said as the reader sees it when it can (a hunter moved
             # out of turn, or not in a straight line), else with the cells that changed.
@@ -957,7 +957,8 @@ class GameTracker:
         scored = self._scored_by_changes(position.with_(hands=None), evidence)
         return not any(leak < CHANGE_SHOWN for _, _, leak, _ in scored)
 
-    def _ask_between(self, candidates: list, game: BoardView, timestamp: float) -> bool:
+    def _ask_between(self, candidates: list, game: BoardView, timestamp: float, reading: Observation | None = None,
+                     confirmed=frozenset()) -> bool:
         """Ask the referee which of the resolutions the board shows (the best fit first),
         or that it still shows the game's board, about the cell that tells them apart:
         its contents in each.
@@ -965,13 +966,16 @@ class GameTracker:
         An option must stand for one board: when the contents it names are those of
         several resolutions (or of one and the game's board), answering it commits
         nothing and the resolutions it leaves open are asked about next. The cell asked
-        tells most contents apart (then the best fit's alone, then most options alone)."""
+        tells most contents apart (then the best fit's alone, then most options alone);
+        ``confirmed`` cells were answered already. ``reading``: the reader's settled
+        board, which must show (or the referee confirm) every other cell a resolution
+        changes before an answer naming it commits it (see :meth:`answer_question`)."""
         distinct = {}
         for c in candidates:
             distinct.setdefault(c.outcome.position, c)
         resolutions = list(distinct.values())
         views = [c.view for c in resolutions] + [game]
-        cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)})
+        cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)} - set(confirmed))
         if not cells:
             return False
 
@@ -993,20 +997,33 @@ class GameTracker:
         game_key = contents_of_view(game, cell)
         # The best fits first, the game's board last.
         kept = [k for k in grouped if k != game_key][:MAX_ASKED - 1] + [game_key]
-        boards, narrowed = [], []
+        boards, narrowed, chosen = [], [], []
         for key in kept:
             members = grouped[key]
             alone = len(members) == 1
             boards.append(self._observation_of(views[members[0]] if alone else game, timestamp))
             narrowed.append(None if alone else [resolutions[i] for i in members if i < len(resolutions)])
+            chosen.append(resolutions[members[0]] if alone and members[0] < len(resolutions) else None)
         contents = tuple(kept)
         snap = self.table.snapshot()
         self.questions.asked += 1
         raw = self.contents_for_reader(contents[0])
         self.questions.current = Question(self.questions.asked, cell, contents[0], contents, snap.version,
                                           timestamp, raw, boards[0], boards=tuple(boards),
-                                          narrowed=tuple(narrowed))
+                                          narrowed=tuple(narrowed), chosen=tuple(chosen), reading=reading,
+                                          confirmed=frozenset(confirmed) | {cell})
         return True
+
+    def _unseen_cells(self, candidate: Candidate, reading: Observation | None, confirmed) -> list[int]:
+        """The cells ``candidate`` changes that the referee has not answered for and the
+        reader does not surely read as it leaves them (all of them without a reading)."""
+        cells = sorted(set(candidate.changed) - set(confirmed))
+        if reading is None:
+            return cells
+        seen = self._view_of(reading)
+        unsure = set(reading.occluded_cells) | set(reading.unsure_cells)
+        return [x for x in cells
+                if x in unsure or contents_of_view(seen, x) != contents_of_view(candidate.view, x)]
 
     def _observation_of(self, view: BoardView, timestamp: float) -> Observation:
         """A board the tracker would read as ``view`` (owners as colour labels)."""
@@ -1158,6 +1175,12 @@ class GameTracker:
         Returns ``{"committed": [turns or placements the table took], "reports": [...]}``."""
         question = self.questions.current
         board = self.questions.answer(self, question_id, option)
+        chosen = question.chosen[option] if question.chosen else None
+        if chosen is not None and self._unseen_cells(chosen, question.reading, question.confirmed):
+            # One cell of this resolution is confirmed; the others the reader does not
+            # see as it leaves them are asked in turn before anything is committed.
+            self._ask_between([chosen], self.game_view(), question.time, question.reading, question.confirmed)
+            return {"committed": [], "reports": []}
         entries, reports = self.table.snapshot().entries, len(self.reports)
         self._answering = True
         try:
@@ -1170,7 +1193,7 @@ class GameTracker:
         still_open = question.narrowed[option] if question.narrowed else None
         if still_open and self.table.snapshot().version == question.version:
             # The answer names what several resolutions leave there: ask between those.
-            self._ask_between(still_open, self.game_view(), question.time)
+            self._ask_between(still_open, self.game_view(), question.time, question.reading, question.confirmed)
         game = self.table.game
         done = game.entries()[entries:] if game is not None else []
         return {"committed": list(done), "reports": self.reports[reports:]}

@@ -221,3 +221,49 @@ def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed()
     seen = table()
     seen.feed(board({"red": "-3,2", "blue": "-3,2"}), changes(m3_0=-1.0, m3_2=0.5))
     assert seen.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
+
+
+
+def on_snow():
+    """A (red) on -3,1, a snow cell (no trap can be put down there), B (blue) on 3,0."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,1"}))
+    tracker.observe(board({"red": "-3,1", "blue": "3,0"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    return tracker
+
+
+def test_an_answer_naming_one_cell_of_a_move_does_not_commit_it_while_its_other_cell_is_unseen():
+    """A's cell lost a piece and the two cells east of it gained alike: one step or two,
+    the referee is asked about a cell that tells them apart. The answer confirms that
+    one cell only; the reader still surely sees A on his old cell, which the move would
+    leave empty. That cell is asked next and nothing is committed until it is answered
+    (then the move is)."""
+    tracker = on_snow()
+    tracker.feed(board({"red": "-3,1", "blue": "3,0"}), changes(m3_1=-1.0, m2_1=0.7, m1_1=0.7))
+    question = tracker.question
+    assert tracker.actions == [] and question is not None and question.to_json()["cell"] in ("-2,1", "-1,1")
+    arrived = next(i for i, o in enumerate(question.options) if o.hunters == ("A",))
+    done = tracker.answer_question(question.id, arrived)
+    assert done["committed"] == [] and tracker.actions == []
+    follow_up = tracker.question
+    assert follow_up is not None and follow_up.to_json()["cell"] == "-3,1"
+    assert [o.to_json() for o in follow_up.options] == [{"mammoth": False, "hunters": [], "trap": None},
+                                                         {"mammoth": False, "hunters": ["A"], "trap": None}]
+    done = tracker.answer_question(follow_up.id, 0)
+    steps = 1 if question.to_json()["cell"] == "-2,1" else 2
+    assert [e["action"] for e in done["committed"]] == [{"type": "move", "hunter": "A", "direction": "E",
+                                                         "distance": steps}]
+    assert tracker.question is None
+
+
+def test_an_answer_naming_a_move_whose_other_cells_the_reader_sees_commits_it():
+    """The same, but the reader surely sees A's old cell empty: what the move leaves
+    there is seen, so answering where A went commits it."""
+    tracker = on_snow()
+    tracker.feed(board({"blue": "3,0"}), changes(m3_1=-1.0, m2_1=0.7, m1_1=0.7))
+    question = tracker.question
+    assert tracker.actions == [] and question is not None and question.to_json()["cell"] in ("-2,1", "-1,1")
+    arrived = next(i for i, o in enumerate(question.options) if o.hunters == ("A",))
+    done = tracker.answer_question(question.id, arrived)
+    assert [e["action"]["type"] for e in done["committed"]] == ["move"] and tracker.question is None
