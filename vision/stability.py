@@ -270,6 +270,7 @@ class BoardChanges:
         self._run: list[np.ndarray] = []
         self._reference: np.ndarray | None = None   # grids of the board the game was last seen on
         self._rest_pending = False
+        self._kept: tuple = ()   # cells whose reference the next rest keeps (see rest)
 
     def occupancy(self, grid: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
         """(37,) grid points of each cell unlike the empty board (its light divided out;
@@ -278,17 +279,28 @@ class BoardChanges:
 
     def start(self, grid: np.ndarray) -> None:
         """The game starts on this board (the last setup step's grids)."""
-        self._reference, self._rest_pending, self.evidence = grid, False, None
+        self._reference, self._rest_pending, self.evidence, self._kept = grid, False, None, ()
 
-    def rest(self) -> None:
+    def rest(self, keep=()) -> None:
         """The board shows the game's position: it is the reference from the next still
-        frame on (this one, when the board is still)."""
+        frame on (this one, when the board is still). The cells ``keep`` keep their
+        reference: they already show what comes next (the next turn made before this one
+        was seen), which must still count as changed."""
+        self._kept = tuple(int(c) for c in keep)
         if self._still > 1 and self._previous is not None:
-            self._reference = self._previous
+            self._reference = self._rebased(self._previous)
             self._rest_pending = False
         else:
             self._rest_pending = True
         self.evidence = None
+
+    def _rebased(self, grid: np.ndarray) -> np.ndarray:
+        """``grid`` as the new reference, but for the cells the last rest kept."""
+        if self._kept and self._reference is not None:
+            grid = grid.copy()
+            grid[list(self._kept)] = self._reference[list(self._kept)]
+        self._kept = ()
+        return grid
 
     def change_since_reference(self, grid: np.ndarray) -> np.ndarray:
         """(37,) each cell's signed change since the game's board: how much more (or less)
@@ -319,7 +331,7 @@ class BoardChanges:
         self._run.append(grid)
         del self._run[:-self.frames]
         if self._rest_pending and self._still > 1:
-            self._reference, self._rest_pending = grid, False
+            self._reference, self._rest_pending = self._rebased(grid), False
         if self._reference is None or self._still < self.frames:
             return None
         if self.evidence is not None:

@@ -35,7 +35,7 @@ colour labels, mapped to players as they are placed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -812,7 +812,12 @@ class GameTracker:
         # own cells, where he may go): which one is unclear, so it is asked.
         reachable = changed <= {x for _, _, _, c in scored for x in c.changed}
         waiting = self._flight_under_way(position, scored) and not evidence.waited
-        if scored[0][0] >= CHANGES_ASK or (changed and reachable and not waiting):
+        # A resolution whose own cells all show it clearly, while a cell it does not
+        # explain changed too (a piece knocked, the lamp's light moved by a hand left the
+        # game's board looking otherwise): the referee can tell, so he is asked rather
+        # than told of a change nobody can answer (the demo, seed 11, stalled so).
+        shown = any(s >= CHANGE_SHOWN for _, s, _, _ in scored)
+        if scored[0][0] >= CHANGES_ASK or (changed and (reachable or shown) and not waiting):
             # The alternatives offered: those that fit, then the next best ones, and what
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
@@ -1051,8 +1056,36 @@ class GameTracker:
         self._pending = []
         self._board_is_right()
         if self.board_changes is not None:
-            self.board_changes.rest()
+            self.board_changes.rest(keep=self._next_turn_shown(candidate))
         return True
+
+    def _next_turn_shown(self, committed: Candidate) -> frozenset:
+        """The cells where the still board already shows the next turn, ``committed``
+        just proposed: a legal resolution from the new position that the cells' changes
+        away from ``committed``'s own (and its neighbours') show well, a piece put down on
+        an empty cell among them (which one need not be clear yet: the cells of each that
+        does are kept). Their reference is kept, so that turn is still seen as a change
+        (the next player moved before the camera saw this turn's board still; sim.tabletop
+        development game 5,500,000 lost every later turn so)."""
+        evidence, snap = self._evidence, self.table.snapshot()
+        if evidence is None or snap.phase != "play" or self.board_changes is None:
+            return frozenset()
+        done = set(committed.changed).union(*(NEIGHBOURS[x] for x in committed.changed))
+        change = evidence.change.copy()
+        change[sorted(done)] = 0.0
+        rest = replace(evidence, change=change)
+        position = snap.position.with_(hands=None)
+        if rest.at_rest(position.mammoth):
+            return frozenset()
+        before = BoardView.of_position(position)
+        # Only a piece put down on an empty cell says so: a change under a standing piece
+        # (a trap put down under the next player) looks like his pawn nudged while this
+        # turn was made, and is left to this turn's board (sim.tabletop 5,500,004).
+        shown = [c for fit, strength, _, c in self._scored_by_changes(position, rest)
+                 if fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
+                 and any(contents_of_view(before, x).empty and not contents_of_view(c.view, x).empty
+                         for x in c.changed)]
+        return frozenset().union(*(c.changed for c in shown)) - done
 
     def _report_unexplained(self, snap: Snapshot, before: BoardView, seen: BoardView, timestamp: float,
                             changed=None) -> None:

@@ -7,9 +7,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.hexgrid import NUM_CELLS, parse_cell
+from engine.hexgrid import CENTRE, NUM_CELLS, parse_cell
 from vision.stability import BoardChanges, ChangeEvidence
-from vision.tracker import GameTracker
+from vision.questions import contents_of_view
+from vision.tracker import BoardView, GameTracker
 
 from .boards import board, layout
 
@@ -267,3 +268,55 @@ def test_an_answer_naming_a_move_whose_other_cells_the_reader_sees_commits_it():
     arrived = next(i for i, o in enumerate(question.options) if o.hunters == ("A",))
     done = tracker.answer_question(question.id, arrived)
     assert [e["action"]["type"] for e in done["committed"]] == ["move"] and tracker.question is None
+
+
+def test_a_move_shown_clearly_beside_a_change_nothing_legal_explains_is_asked_not_only_reported(tracker):
+    """A's cell lost a piece and the cell east of it gained one, as A's step shows; a far
+    cell nobody can reach this turn changed too, strongly (the demo, seed 11: the board's
+    look under the lamp moved on a cell beside a trap put down). Nothing legal explains
+    the whole board, but the referee can say whether A stepped: he is asked, nothing is
+    committed until he answers, and his answers (what the cells asked really hold) commit
+    the step."""
+    truth = BoardView(CENTRE, frozenset({("A", parse_cell("-2,0")), ("B", parse_cell("3,0"))}), frozenset())
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0, **{"1_2": -2.4}))
+    assert tracker.actions == [] and tracker.question is not None
+    for _ in range(3):
+        question = tracker.question
+        if question is None:
+            break
+        assert tracker.actions == []
+        tracker.answer_question(question.id, question.options.index(contents_of_view(truth, question.cell)))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_turn_made_before_the_last_one_was_seen_still_is_followed_next():
+    """A stepped east and B stepped west before the camera saw the board still in between
+    (sim.tabletop development game 5,500,000). The still board shows both; A's step is
+    committed first, and B's cells keep their look from before, so B's step still shows
+    as a change and is committed next, on the same still board. Forgetting it made every
+    later turn unexplained. Real grids of cells through the real BoardChanges."""
+    from vision.changes import GRID
+
+    empty = np.full((NUM_CELLS, len(GRID), 3), 0.45, np.float32)
+    radius = np.hypot(GRID[:, 0], GRID[:, 1])
+    middle = radius < 0.35
+    pieces = {"-3,0": radius < 0.5, "-2,0": radius < 0.5, "3,0": middle, "2,0": middle}   # A's pawn is the wider
+
+    def grid(*cells):
+        g = empty.copy()
+        for name in cells:
+            g[parse_cell(name), pieces[name]] = (0.8, 0.1, 0.1)
+        return g
+
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+    tracker.board_changes = BoardChanges(empty, float(middle.sum()))
+    tracker.board_changes.start(grid("-3,0", "3,0"))
+    reader_blind = board({"red": "-3,0", "blue": "3,0"})
+    both_moved = grid("-2,0", "2,0")
+    for _ in range(12):
+        tracker.feed(reader_blind, tracker.board_changes.feed(both_moved))
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "move", "hunter": "A", "direction": "E", "distance": 1},
+        {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
