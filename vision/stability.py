@@ -252,13 +252,17 @@ class BoardChanges:
     themselves, so a set the reader misreads is still followed by the rules.
 
     ``empty`` is the empty board's grids (:func:`vision.changes.sample_grid`), ``size``
-    a hunter's size in grid points (the median of what each one changed when put down),
+    a hunter's size in grid points (the median of what each one changed when put down;
+    ``hunter_sizes`` each one's, in seat order),
     ``mammoth_noise`` how much the still mammoth's cell changed between setup steps.
     """
 
-    def __init__(self, empty: np.ndarray, size: float, mammoth_noise: float = 0.0, frames: int = 5):
+    def __init__(self, empty: np.ndarray, size: float, mammoth_noise: float = 0.0, frames: int = 5,
+                 hunter_sizes=()):
         self.empty = empty
         self.size = max(float(size), 1.0)
+        #: What each hunter (seat order) changed when put down at setup, in grid points.
+        self.hunter_sizes = tuple(float(s) for s in hunter_sizes)
         self.mammoth_noise = float(mammoth_noise)
         self.frames = frames
         self.evidence: ChangeEvidence | None = None   # the still board's, while it holds

@@ -240,6 +240,9 @@ CHANGES_DENY = 0.15
 CHANGES_LEAK = 0.6
 #: Most resolutions offered in one question.
 MAX_ASKED = 4
+#: A hand lifting hunters off a cell takes away at most this many times their size
+#: (as learnt at setup: a tall piece leans, shadows move); more is a trap taken up.
+LIFT_MARGIN = 1.4
 
 #: The tracker's phases, by the phase of the table's game.
 PHASES = {"no_game": "layout", "setup": "placing", "play": "playing", "over": "over"}
@@ -905,14 +908,30 @@ class GameTracker:
         self._last_observation = self._observation_of(candidate.view, timestamp)
         return True
 
-    @staticmethod
-    def _lifted(position: engine.Position, evidence: ChangeEvidence) -> bool:
+    def _lifted(self, position: engine.Position, evidence: ChangeEvidence) -> bool:
         """Whether every cell that changed only lost a piece the game has there (a hunter
-        or the mammoth lifted, in a hand): nothing was put down yet."""
+        or the mammoth lifted, in a hand): nothing was put down yet. A hunter's cell that
+        lost clearly more than its hunters could take away (each one's size as the setup
+        learnt it) lost its trap too: no hand holds that, it is a trap taken up."""
         strength = evidence.strength(position.mammoth)
         cells = np.flatnonzero(np.abs(strength) >= CHANGE_SHOWN)
         occupied = set(position.hunters.values()) | {position.mammoth}
-        return bool(len(cells)) and all(strength[c] < 0 and c in occupied and c != CENTRE for c in cells)
+        return bool(len(cells)) and all(strength[c] < 0 and c in occupied and c != CENTRE
+                                        and not self._lost_more_than_hunters(position, evidence, c)
+                                        for c in cells)
+
+    def _lost_more_than_hunters(self, position: engine.Position, evidence: ChangeEvidence, cell: int) -> bool:
+        """Whether ``cell`` (the mammoth not on it, a trap under its hunters) lost more
+        than LIFT_MARGIN times the size of every hunter standing there."""
+        sizes = self.board_changes.hunter_sizes if self.board_changes is not None else ()
+        standing = [p for p, c in position.hunters.items() if c == cell]
+        if cell == position.mammoth or cell not in position.traps or not standing or not sizes:
+            return False
+        seats = [self.players.index(p) for p in standing if p in self.players]
+        if len(seats) < len(standing) or max(seats) >= len(sizes):
+            return False
+        could = sum(sizes[i] for i in seats) / evidence.size
+        return -evidence.strength(position.mammoth)[cell] > LIFT_MARGIN * could
 
     @staticmethod
     def _arrived(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:

@@ -320,3 +320,26 @@ def test_a_turn_made_before_the_last_one_was_seen_still_is_followed_next():
     assert [a["action"] for a in tracker.actions] == [
         {"type": "move", "hunter": "A", "direction": "E", "distance": 1},
         {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+
+
+def test_a_cell_that_lost_more_than_its_hunter_lost_its_trap_and_is_no_hunter_in_hand():
+    """A stands on his own trap. His cell losing about his size (as the setup learnt it)
+    may be A lifted, in his hand on his way: waited for. Losing nearly twice that, more
+    than any hand holding him takes away, the trap went: taken up (sim.tabletop
+    development game 5,500,000 waited on it until the game ended)."""
+    def on_his_trap():
+        tracker = GameTracker(["A", "B"], tiles=layout())
+        tracker.observe(board({"red": "-3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}))   # A puts a trap down
+        tracker.confirm_pass()                                                          # B passes
+        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE, SIZE))
+        return tracker
+
+    reader_sees_the_trap = board({"blue": "3,0"}, traps={"-3,0": "red"})
+    lifted = on_his_trap()
+    lifted.feed(reader_sees_the_trap, changes(m3_0=-1.0))
+    assert len(lifted.actions) == 2 and lifted.question is None
+    taken_up = on_his_trap()
+    taken_up.feed(reader_sees_the_trap, changes(m3_0=-1.9))
+    assert taken_up.actions[-1]["action"] == {"type": "remove_trap", "hunter": "A"}
