@@ -769,7 +769,10 @@ class GameTracker:
                 if was.empty != now.empty and not (was.mammoth and now.mammoth):
                     shown.append(x)   # (beside the mammoth, a hunter is lost in its own noise)
             near = () if shown else {n for x in c.changed for n in NEIGHBOURS[x]}
-            scored.append((*evidence.fit(position.mammoth, ways, shown, near), c))
+            # Empty cells beside a piece put down or taken off: a tall piece overhangs them.
+            beside = {n for x in shown for n in NEIGHBOURS[x]
+                      if contents_of_view(before, n).empty and contents_of_view(c.view, n).empty}
+            scored.append((*evidence.fit(position.mammoth, ways, shown, near, beside), c))
         scored.sort(key=lambda item: -item[0])
         return scored
 

@@ -343,3 +343,16 @@ def test_a_cell_that_lost_more_than_its_hunter_lost_its_trap_and_is_no_hunter_in
     taken_up = on_his_trap()
     taken_up.feed(reader_sees_the_trap, changes(m3_0=-1.9))
     assert taken_up.actions[-1]["action"] == {"type": "remove_trap", "hunter": "A"}
+
+
+def test_a_tall_piece_taken_off_its_cell_also_clears_the_empty_cell_it_overhung():
+    """A (a tall figure) leaves -3,0 to join B two cells south-east; his arrival hides
+    under B, and the empty cell beside his old one, which his figure overhung, lost as
+    much as his own (sim.flatart development game 3,200,002). That is his overhang, not a
+    change elsewhere: the one legal move the cells show is proposed."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker.feed(board({"red": "-3,2", "blue": "-3,2"}), changes(m3_0=-1.0, m2_0=-0.95))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
