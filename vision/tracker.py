@@ -812,6 +812,16 @@ class GameTracker:
         read = [c for c in fitting if self._reader_agrees(c, fitting, self._view_of(observation), hidden)]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
+        # None fits for a change elsewhere, but one resolution's own cells show it clearly,
+        # the reader reads it surely, and reads every other cell that changed as the game
+        # has it (a piece nudged or relit in place: a change the game already explains).
+        seen = self._view_of(observation)
+        strong = [c for _, s, _, c in scored if s >= CHANGE_SHOWN]
+        agreed = [c for c in strong if self._reader_agrees(c, strong, seen, hidden)
+                  and self._changed_elsewhere_in_place(position, evidence, c, seen, hidden)]
+        if (not lifted and observation.board_found and len({c.outcome.position for c in agreed}) == 1
+                and self._stays_seen(position, agreed[0], observation)):
+            return self._propose_seen(snap, agreed[0], timestamp)
         strengths = np.abs(evidence.strength(position.mammoth))
         changed = {int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)}
         # Every cell that changed is one a legal resolution changes (the player to move's
@@ -889,6 +899,18 @@ class GameTracker:
         strength = evidence.strength(position.mammoth)
         around = set(candidate.changed).union(*(NEIGHBOURS[x] for x in candidate.changed))
         return any(abs(strength[c]) >= CHANGE_SHOWN for c in range(NUM_CELLS) if c not in around and c != CENTRE)
+
+    @staticmethod
+    def _changed_elsewhere_in_place(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate,
+                                    seen: BoardView, hidden) -> bool:
+        """Whether every cell away from ``candidate``'s own (and their neighbours) that
+        changed clearly is read surely holding what the game has there: the pieces on it
+        stayed (nudged, turned, lit otherwise), none came or went."""
+        strength = evidence.strength(position.mammoth)
+        around = set(candidate.changed).union(*(NEIGHBOURS[x] for x in candidate.changed))
+        game = BoardView.of_position(position)
+        return all(x not in hidden and contents_of_view(seen, x) == contents_of_view(game, x)
+                   for x in map(int, np.flatnonzero(np.abs(strength) >= CHANGE_SHOWN)) if x not in around)
 
     @staticmethod
     def _reader_agrees(candidate: Candidate, fitting, seen: BoardView, hidden) -> bool:

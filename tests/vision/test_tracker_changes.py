@@ -356,3 +356,18 @@ def test_a_tall_piece_taken_off_its_cell_also_clears_the_empty_cell_it_overhung(
     tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
     tracker.feed(board({"red": "-3,2", "blue": "-3,2"}), changes(m3_0=-1.0, m2_0=-0.95))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
+
+
+def test_a_move_the_reader_reads_beside_a_piece_changed_in_place_is_proposed(tracker):
+    """A stepped east: his two cells show it clearly, and B's cell far away changed a lot
+    too (his figure knocked or relit), so nothing fits the whole board. The reader reads
+    A's step surely, and B still on his cell: the change there is the game's own board,
+    the step is proposed (sim.flatart development game 3,200,009). Read with B gone from
+    his cell, nothing is proposed."""
+    tracker.feed(board({"red": "-2,0", "blue": "3,0"}), changes(m3_0=-1.3, m2_0=1.4, **{"3_0": -2.4}))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_move_the_reader_reads_beside_a_piece_read_gone_is_not_proposed(tracker):
+    tracker.feed(board({"red": "-2,0"}), changes(m3_0=-1.3, m2_0=1.4, **{"3_0": -2.4}))
+    assert tracker.actions == []
