@@ -218,14 +218,20 @@ class ChangeEvidence:
         -1.0
 
         ``beside``: empty cells next to the change's own (empty before and after it). A tall
-        piece put down on a shown cell, or taken off it, overhangs them: one that changed
-        the same way as a shown neighbour, by no more, is that piece's overhang, no leak.
+        piece taken off a shown cell overhung them: one that lost as that cell did, by no
+        more, is that piece's overhang, no leak (an empty cell cannot lose a piece of its
+        own). A gain there is no such thing: it may be a piece put down beside, and the
+        cell taken for its overhang another resolution's (sim.tabletop development game
+        5,500,014: a two-step move committed as three).
 
         >>> tall = ChangeEvidence(np.r_[-100.0, -90.0, 95.0, np.zeros(34)], 100.0, 0.0, True)
         >>> [round(v, 2) for v in tall.fit(None, {0: -1, 2: 1}, {0, 2})]       # cell 1 unexplained
         [0.05, 0.95, 0.9]
         >>> [round(v, 2) for v in tall.fit(None, {0: -1, 2: 1}, {0, 2}, beside={1})]
         [0.95, 0.95, 0.0]
+        >>> put_down = ChangeEvidence(np.r_[-100.0, 0.0, 95.0, 90.0, np.zeros(33)], 100.0, 0.0, True)
+        >>> [round(v, 2) for v in put_down.fit(None, {0: -1, 2: 1}, {0, 2}, beside={3})]   # no overhang
+        [0.05, 0.95, 0.9]
         """
         strength = self.strength(mammoth)
 
@@ -251,8 +257,7 @@ class ChangeEvidence:
                 spilt = {c for c, value in spills.items() if value is not None}
                 inside = [max([inside[0]] + [spills[c] for c in spilt])]
         overhang = {n for n in set(beside) - set(changed)
-                    if any(distance(x, n) == 1 and strength[x] * strength[n] > 0
-                           and abs(strength[n]) <= abs(strength[x]) for x in shown)}
+                    if strength[n] < 0 and any(distance(x, n) == 1 and strength[n] >= strength[x] for x in shown)}
         outside = np.abs(np.delete(strength, sorted(set(changed) | spilt | overhang)))
         least = float(min(inside))
         leak = float(outside.max()) if outside.size else 0.0

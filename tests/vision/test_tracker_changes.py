@@ -371,3 +371,14 @@ def test_a_move_the_reader_reads_beside_a_piece_changed_in_place_is_proposed(tra
 def test_a_move_the_reader_reads_beside_a_piece_read_gone_is_not_proposed(tracker):
     tracker.feed(board({"red": "-2,0"}), changes(m3_0=-1.3, m2_0=1.4, **{"3_0": -2.4}))
     assert tracker.actions == []
+
+
+def test_a_gain_beside_a_piece_put_down_is_no_overhang_that_decides_how_far_it_went():
+    """A left -3,1 east; -1,1 (two steps) and 0,1 (three) both gained about a piece, the
+    reader unsure of 0,1. Either may be a tall figure's lean over its neighbour: the
+    larger gain is not taken to make the other its overhang (sim.tabletop development
+    game 5,500,014 committed three steps for two so). The referee is asked."""
+    tracker = on_snow()
+    reader = replace(board({"blue": "3,0"}), unsure_cells=(parse_cell("0,1"),))
+    tracker.feed(reader, changes(m3_1=-1.0, m1_1=0.87, **{"0_1": 1.02}))
+    assert tracker.actions == [] and tracker.question is not None
