@@ -792,7 +792,7 @@ class GameTracker:
         scored = [item for item in self._scored_by_changes(position, evidence) if self._mover_evidenced(item[3])]
         if not scored:
             return False
-        fit, strength, _, best = scored[0]
+        fit, strength, leak, best = scored[0]
         # Pieces only taken off, with nothing put down where they go, may be in a
         # player's hand on their way: wait, and ask if the board stays so.
         lifted = self._lifted(position, evidence) and not self._arrived(position, evidence, best)
@@ -802,7 +802,8 @@ class GameTracker:
         if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
                 and self._stays_seen(position, best, observation)
-                and not self._arrival_unexplained(position, evidence, best)):
+                and not self._arrival_unexplained(position, evidence, best)
+                and (leak < CHANGE_SHOWN or self._arrivals_seen(position, best, observation))):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads on
         # every cell involved (see _reader_agrees); of those that fit at all, the referee
@@ -882,6 +883,17 @@ class GameTracker:
                 continue
             return False
         return True
+
+    def _arrivals_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
+        """Whether the reader surely sees each hunter ``candidate`` puts on a cell there.
+        Asked of a resolution the changes show while another cell changed clearly too:
+        tall pieces leaning over their neighbours then make a cell beside the one reached
+        look like it (sim.tabletop development game 5,500,007, one step north-east
+        committed for one north-west with the reader unsure of both cells)."""
+        seen = self._view_of(observation)
+        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        arrived = {cell: player for player, cell in candidate.view.hunters if position.hunters.get(player) != cell}
+        return all(cell not in unsure and (player, cell) in seen.hunters for cell, player in arrived.items())
 
     @staticmethod
     def _arrival_unexplained(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:

@@ -294,7 +294,8 @@ def test_a_turn_made_before_the_last_one_was_seen_still_is_followed_next():
     (sim.tabletop development game 5,500,000). The still board shows both; A's step is
     committed first, and B's cells keep their look from before, so B's step still shows
     as a change and is committed next, on the same still board. Forgetting it made every
-    later turn unexplained. Real grids of cells through the real BoardChanges."""
+    later turn unexplained. Real grids of cells through the real BoardChanges; the reader
+    sees both steps (the changes alone do not commit A's beside B's clear change)."""
     from vision.changes import GRID
 
     empty = np.full((NUM_CELLS, len(GRID), 3), 0.45, np.float32)
@@ -313,10 +314,10 @@ def test_a_turn_made_before_the_last_one_was_seen_still_is_followed_next():
     tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
     tracker.board_changes = BoardChanges(empty, float(middle.sum()))
     tracker.board_changes.start(grid("-3,0", "3,0"))
-    reader_blind = board({"red": "-3,0", "blue": "3,0"})
+    reader = board({"red": "-2,0", "blue": "2,0"})
     both_moved = grid("-2,0", "2,0")
     for _ in range(12):
-        tracker.feed(reader_blind, tracker.board_changes.feed(both_moved))
+        tracker.feed(reader, tracker.board_changes.feed(both_moved))
     assert [a["action"] for a in tracker.actions] == [
         {"type": "move", "hunter": "A", "direction": "E", "distance": 1},
         {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
@@ -382,3 +383,31 @@ def test_a_gain_beside_a_piece_put_down_is_no_overhang_that_decides_how_far_it_w
     reader = replace(board({"blue": "3,0"}), unsure_cells=(parse_cell("0,1"),))
     tracker.feed(reader, changes(m3_1=-1.0, m1_1=0.87, **{"0_1": 1.02}))
     assert tracker.actions == [] and tracker.question is not None
+
+
+def test_a_move_the_changes_show_beside_another_clear_change_needs_the_reader_to_see_it():
+    """The cells show A's step east clearly, and a far cell lost as much as a piece (a
+    tall figure leaning away from it). With the reader unsure of the cell A reached, the
+    changes alone are not enough (sim.tabletop development game 5,500,007: a step taken
+    for another with a tall neighbour's lean): asked. The reader seeing A there, it is
+    proposed; with nothing else changing, the changes alone propose it."""
+    unsure = replace(board({"blue": "3,0"}), unsure_cells=(parse_cell("-2,0"),))
+    far_change = {"m3_0": -1.0, "m2_0": 1.3, "1_1": -0.65}
+    asked = a_on_grass()
+    asked.feed(unsure, changes(**far_change))
+    assert asked.actions == []
+    seen = a_on_grass()
+    seen.feed(board({"red": "-2,0", "blue": "3,0"}), changes(**far_change))
+    assert seen.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+    quiet = a_on_grass()
+    quiet.feed(unsure, changes(m3_0=-1.0, m2_0=1.3))
+    assert quiet.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def a_on_grass():
+    """A (red) on -3,0, B (blue) on 3,0, as the ``tracker`` fixture."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    return tracker
