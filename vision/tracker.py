@@ -803,7 +803,7 @@ class GameTracker:
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
-                and (leak < CHANGE_SHOWN or self._arrivals_seen(position, best, observation))):
+                and (leak < CHANGES_LEAK or self._arrivals_seen(position, best, observation))):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads on
         # every cell involved (see _reader_agrees); of those that fit at all, the referee
@@ -886,7 +886,8 @@ class GameTracker:
 
     def _arrivals_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
         """Whether the reader surely sees each hunter ``candidate`` puts on a cell there.
-        Asked of a resolution the changes show while another cell changed clearly too:
+        Asked of a resolution the changes show while another cell changed as a piece
+        moving does (CHANGES_LEAK; less is the light drifting over the board):
         tall pieces leaning over their neighbours then make a cell beside the one reached
         look like it (sim.tabletop development game 5,500,007, one step north-east
         committed for one north-west with the reader unsure of both cells)."""
