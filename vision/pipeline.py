@@ -92,7 +92,7 @@ class TrackRun:
         # the reader misreads is still told by the cells it changed.
         learner = self.learner
         self.changes = BoardChanges(learner.grids[0], float(np.median(learner.sizes)), learner.mammoth_noise,
-                                    frames=self.required)
+                                    frames=self.required, hunter_sizes=learner.sizes)
         self.changes.start(learner.grids[-1])
         self.tracker.board_changes = self.changes
 

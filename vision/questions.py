@@ -139,6 +139,13 @@ class Question:
     #: Per option of such a question, the resolutions it still leaves open when it stands
     #: for several (its board is then the game's, which commits nothing): asked next.
     narrowed: tuple | None = field(default=None, repr=False)
+    #: Per option of such a question, the one resolution it stands for (``None``: the
+    #: game's board, or several): an answer confirms this cell of it, and its other cells
+    #: must be seen by the reader in ``reading`` (the settled board asked about) or
+    #: answered too (``confirmed``: the cells answered so far) before it is committed.
+    chosen: tuple | None = field(default=None, repr=False)
+    reading: Observation | None = field(default=None, repr=False)
+    confirmed: frozenset = field(default=frozenset(), repr=False)
 
     def to_json(self) -> dict:
         """The page's form: the cell as ``"q,r"``, owners as player ids."""

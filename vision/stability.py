@@ -189,7 +189,7 @@ class ChangeEvidence:
         """Nothing changed that a piece moving would change."""
         return bool(np.abs(self.strength(mammoth)).max() < CHANGE_AT_REST)
 
-    def fit(self, mammoth: int | None, changed: dict, shown, near=()) -> tuple[float, float, float]:
+    def fit(self, mammoth: int | None, changed: dict, shown, near=(), beside=()) -> tuple[float, float, float]:
         """``(fit, strength, leak)`` of a change on the cells ``changed`` (cell: +1 when
         pieces are put down there, -1 when taken off, 0 either), the game having the
         mammoth on ``mammoth``. The cells ``shown`` must show it (a piece put down on an
@@ -216,6 +216,22 @@ class ChangeEvidence:
         [1.0, 1.0, 0.0]
         >>> round(arrived.fit(None, {0: -1}, (), near_0)[0], 2)   # a trap taken up: no spill of that
         -1.0
+
+        ``beside``: empty cells next to the change's own (empty before and after it). A tall
+        piece taken off a shown cell overhung them: one that lost as that cell did, by no
+        more, is that piece's overhang, no leak (an empty cell cannot lose a piece of its
+        own). A gain there is no such thing: it may be a piece put down beside, and the
+        cell taken for its overhang another resolution's (sim.tabletop development game
+        5,500,014: a two-step move committed as three).
+
+        >>> tall = ChangeEvidence(np.r_[-100.0, -90.0, 95.0, np.zeros(34)], 100.0, 0.0, True)
+        >>> [round(v, 2) for v in tall.fit(None, {0: -1, 2: 1}, {0, 2})]       # cell 1 unexplained
+        [0.05, 0.95, 0.9]
+        >>> [round(v, 2) for v in tall.fit(None, {0: -1, 2: 1}, {0, 2}, beside={1})]
+        [0.95, 0.95, 0.0]
+        >>> put_down = ChangeEvidence(np.r_[-100.0, 0.0, 95.0, 90.0, np.zeros(33)], 100.0, 0.0, True)
+        >>> [round(v, 2) for v in put_down.fit(None, {0: -1, 2: 1}, {0, 2}, beside={3})]   # no overhang
+        [0.05, 0.95, 0.9]
         """
         strength = self.strength(mammoth)
 
@@ -240,7 +256,9 @@ class ChangeEvidence:
                 spills = {c: spill_of(c) for c in set(near) - set(changed)}
                 spilt = {c for c, value in spills.items() if value is not None}
                 inside = [max([inside[0]] + [spills[c] for c in spilt])]
-        outside = np.abs(np.delete(strength, sorted(set(changed) | spilt)))
+        overhang = {n for n in set(beside) - set(changed)
+                    if strength[n] < 0 and any(distance(x, n) == 1 and strength[n] >= strength[x] for x in shown)}
+        outside = np.abs(np.delete(strength, sorted(set(changed) | spilt | overhang)))
         least = float(min(inside))
         leak = float(outside.max()) if outside.size else 0.0
         return least - leak, least, leak
@@ -252,13 +270,17 @@ class BoardChanges:
     themselves, so a set the reader misreads is still followed by the rules.
 
     ``empty`` is the empty board's grids (:func:`vision.changes.sample_grid`), ``size``
-    a hunter's size in grid points (the median of what each one changed when put down),
+    a hunter's size in grid points (the median of what each one changed when put down;
+    ``hunter_sizes`` each one's, in seat order),
     ``mammoth_noise`` how much the still mammoth's cell changed between setup steps.
     """
 
-    def __init__(self, empty: np.ndarray, size: float, mammoth_noise: float = 0.0, frames: int = 5):
+    def __init__(self, empty: np.ndarray, size: float, mammoth_noise: float = 0.0, frames: int = 5,
+                 hunter_sizes=()):
         self.empty = empty
         self.size = max(float(size), 1.0)
+        #: What each hunter (seat order) changed when put down at setup, in grid points.
+        self.hunter_sizes = tuple(float(s) for s in hunter_sizes)
         self.mammoth_noise = float(mammoth_noise)
         self.frames = frames
         self.evidence: ChangeEvidence | None = None   # the still board's, while it holds
@@ -270,6 +292,7 @@ class BoardChanges:
         self._run: list[np.ndarray] = []
         self._reference: np.ndarray | None = None   # grids of the board the game was last seen on
         self._rest_pending = False
+        self._kept: tuple = ()   # cells whose reference the next rest keeps (see rest)
 
     def occupancy(self, grid: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
         """(37,) grid points of each cell unlike the empty board (its light divided out;
@@ -278,17 +301,28 @@ class BoardChanges:
 
     def start(self, grid: np.ndarray) -> None:
         """The game starts on this board (the last setup step's grids)."""
-        self._reference, self._rest_pending, self.evidence = grid, False, None
+        self._reference, self._rest_pending, self.evidence, self._kept = grid, False, None, ()
 
-    def rest(self) -> None:
+    def rest(self, keep=()) -> None:
         """The board shows the game's position: it is the reference from the next still
-        frame on (this one, when the board is still)."""
+        frame on (this one, when the board is still). The cells ``keep`` keep their
+        reference: they already show what comes next (the next turn made before this one
+        was seen), which must still count as changed."""
+        self._kept = tuple(int(c) for c in keep)
         if self._still > 1 and self._previous is not None:
-            self._reference = self._previous
+            self._reference = self._rebased(self._previous)
             self._rest_pending = False
         else:
             self._rest_pending = True
         self.evidence = None
+
+    def _rebased(self, grid: np.ndarray) -> np.ndarray:
+        """``grid`` as the new reference, but for the cells the last rest kept."""
+        if self._kept and self._reference is not None:
+            grid = grid.copy()
+            grid[list(self._kept)] = self._reference[list(self._kept)]
+        self._kept = ()
+        return grid
 
     def change_since_reference(self, grid: np.ndarray) -> np.ndarray:
         """(37,) each cell's signed change since the game's board: how much more (or less)
@@ -319,7 +353,7 @@ class BoardChanges:
         self._run.append(grid)
         del self._run[:-self.frames]
         if self._rest_pending and self._still > 1:
-            self._reference, self._rest_pending = grid, False
+            self._reference, self._rest_pending = self._rebased(grid), False
         if self._reference is None or self._still < self.frames:
             return None
         if self.evidence is not None:

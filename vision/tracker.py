@@ -35,7 +35,7 @@ colour labels, mapped to players as they are placed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -240,6 +240,9 @@ CHANGES_DENY = 0.15
 CHANGES_LEAK = 0.6
 #: Most resolutions offered in one question.
 MAX_ASKED = 4
+#: A hand lifting hunters off a cell takes away at most this many times their size
+#: (as learnt at setup: a tall piece leans, shadows move); more is a trap taken up.
+LIFT_MARGIN = 1.4
 
 #: The tracker's phases, by the phase of the table's game.
 PHASES = {"no_game": "layout", "setup": "placing", "play": "playing", "over": "over"}
@@ -766,7 +769,10 @@ class GameTracker:
                 if was.empty != now.empty and not (was.mammoth and now.mammoth):
                     shown.append(x)   # (beside the mammoth, a hunter is lost in its own noise)
             near = () if shown else {n for x in c.changed for n in NEIGHBOURS[x]}
-            scored.append((*evidence.fit(position.mammoth, ways, shown, near), c))
+            # Empty cells beside a piece put down or taken off: a tall piece overhangs them.
+            beside = {n for x in shown for n in NEIGHBOURS[x]
+                      if contents_of_view(before, n).empty and contents_of_view(c.view, n).empty}
+            scored.append((*evidence.fit(position.mammoth, ways, shown, near, beside), c))
         scored.sort(key=lambda item: -item[0])
         return scored
 
@@ -786,7 +792,7 @@ class GameTracker:
         scored = [item for item in self._scored_by_changes(position, evidence) if self._mover_evidenced(item[3])]
         if not scored:
             return False
-        fit, strength, _, best = scored[0]
+        fit, strength, leak, best = scored[0]
         # Pieces only taken off, with nothing put down where they go, may be in a
         # player's hand on their way: wait, and ask if the board stays so.
         lifted = self._lifted(position, evidence) and not self._arrived(position, evidence, best)
@@ -796,7 +802,8 @@ class GameTracker:
         if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
                 and self._stays_seen(position, best, observation)
-                and not self._arrival_unexplained(position, evidence, best)):
+                and not self._arrival_unexplained(position, evidence, best)
+                and (leak < CHANGES_LEAK or self._arrivals_seen(position, best, observation))):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads on
         # every cell involved (see _reader_agrees); of those that fit at all, the referee
@@ -806,18 +813,33 @@ class GameTracker:
         read = [c for c in fitting if self._reader_agrees(c, fitting, self._view_of(observation), hidden)]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
+        # None fits for a change elsewhere, but one resolution's own cells show it clearly,
+        # the reader reads it surely, and reads every other cell that changed as the game
+        # has it (a piece nudged or relit in place: a change the game already explains).
+        seen = self._view_of(observation)
+        strong = [c for _, s, _, c in scored if s >= CHANGE_SHOWN]
+        agreed = [c for c in strong if self._reader_agrees(c, strong, seen, hidden)
+                  and self._changed_elsewhere_in_place(position, evidence, c, seen, hidden)]
+        if (not lifted and observation.board_found and len({c.outcome.position for c in agreed}) == 1
+                and self._stays_seen(position, agreed[0], observation)):
+            return self._propose_seen(snap, agreed[0], timestamp)
         strengths = np.abs(evidence.strength(position.mammoth))
         changed = {int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)}
         # Every cell that changed is one a legal resolution changes (the player to move's
         # own cells, where he may go): which one is unclear, so it is asked.
         reachable = changed <= {x for _, _, _, c in scored for x in c.changed}
         waiting = self._flight_under_way(position, scored) and not evidence.waited
-        if scored[0][0] >= CHANGES_ASK or (changed and reachable and not waiting):
+        # A resolution whose own cells all show it clearly, while a cell it does not
+        # explain changed too (a piece knocked, the lamp's light moved by a hand left the
+        # game's board looking otherwise): the referee can tell, so he is asked rather
+        # than told of a change nobody can answer (the demo, seed 11, stalled so).
+        shown = any(s >= CHANGE_SHOWN for _, s, _, _ in scored)
+        if scored[0][0] >= CHANGES_ASK or (changed and (reachable or shown) and not waiting):
             # The alternatives offered: those that fit, then the next best ones, and what
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
-            return self._ask_between(offered, BoardView.of_position(position), timestamp)
+            return self._ask_between(offered, BoardView.of_position(position), timestamp, reading=observation)
         if changed and not waiting:
             # Nothing legal fits: said as the reader sees it when it can (a hunter moved
             # out of turn, or not in a straight line), else with the cells that changed.
@@ -862,6 +884,18 @@ class GameTracker:
             return False
         return True
 
+    def _arrivals_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
+        """Whether the reader surely sees each hunter ``candidate`` puts on a cell there.
+        Asked of a resolution the changes show while another cell changed as a piece
+        moving does (CHANGES_LEAK; less is the light drifting over the board):
+        tall pieces leaning over their neighbours then make a cell beside the one reached
+        look like it (sim.tabletop development game 5,500,007, one step north-east
+        committed for one north-west with the reader unsure of both cells)."""
+        seen = self._view_of(observation)
+        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        arrived = {cell: player for player, cell in candidate.view.hunters if position.hunters.get(player) != cell}
+        return all(cell not in unsure and (player, cell) in seen.hunters for cell, player in arrived.items())
+
     @staticmethod
     def _arrival_unexplained(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:
         """Whether ``candidate`` shows no piece put down on an empty cell (its change may
@@ -878,6 +912,18 @@ class GameTracker:
         strength = evidence.strength(position.mammoth)
         around = set(candidate.changed).union(*(NEIGHBOURS[x] for x in candidate.changed))
         return any(abs(strength[c]) >= CHANGE_SHOWN for c in range(NUM_CELLS) if c not in around and c != CENTRE)
+
+    @staticmethod
+    def _changed_elsewhere_in_place(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate,
+                                    seen: BoardView, hidden) -> bool:
+        """Whether every cell away from ``candidate``'s own (and their neighbours) that
+        changed clearly is read surely holding what the game has there: the pieces on it
+        stayed (nudged, turned, lit otherwise), none came or went."""
+        strength = evidence.strength(position.mammoth)
+        around = set(candidate.changed).union(*(NEIGHBOURS[x] for x in candidate.changed))
+        game = BoardView.of_position(position)
+        return all(x not in hidden and contents_of_view(seen, x) == contents_of_view(game, x)
+                   for x in map(int, np.flatnonzero(np.abs(strength) >= CHANGE_SHOWN)) if x not in around)
 
     @staticmethod
     def _reader_agrees(candidate: Candidate, fitting, seen: BoardView, hidden) -> bool:
@@ -900,14 +946,30 @@ class GameTracker:
         self._last_observation = self._observation_of(candidate.view, timestamp)
         return True
 
-    @staticmethod
-    def _lifted(position: engine.Position, evidence: ChangeEvidence) -> bool:
+    def _lifted(self, position: engine.Position, evidence: ChangeEvidence) -> bool:
         """Whether every cell that changed only lost a piece the game has there (a hunter
-        or the mammoth lifted, in a hand): nothing was put down yet."""
+        or the mammoth lifted, in a hand): nothing was put down yet. A hunter's cell that
+        lost clearly more than its hunters could take away (each one's size as the setup
+        learnt it) lost its trap too: no hand holds that, it is a trap taken up."""
         strength = evidence.strength(position.mammoth)
         cells = np.flatnonzero(np.abs(strength) >= CHANGE_SHOWN)
         occupied = set(position.hunters.values()) | {position.mammoth}
-        return bool(len(cells)) and all(strength[c] < 0 and c in occupied and c != CENTRE for c in cells)
+        return bool(len(cells)) and all(strength[c] < 0 and c in occupied and c != CENTRE
+                                        and not self._lost_more_than_hunters(position, evidence, c)
+                                        for c in cells)
+
+    def _lost_more_than_hunters(self, position: engine.Position, evidence: ChangeEvidence, cell: int) -> bool:
+        """Whether ``cell`` (the mammoth not on it, a trap under its hunters) lost more
+        than LIFT_MARGIN times the size of every hunter standing there."""
+        sizes = self.board_changes.hunter_sizes if self.board_changes is not None else ()
+        standing = [p for p, c in position.hunters.items() if c == cell]
+        if cell == position.mammoth or cell not in position.traps or not standing or not sizes:
+            return False
+        seats = [self.players.index(p) for p in standing if p in self.players]
+        if len(seats) < len(standing) or max(seats) >= len(sizes):
+            return False
+        could = sum(sizes[i] for i in seats) / evidence.size
+        return -evidence.strength(position.mammoth)[cell] > LIFT_MARGIN * could
 
     @staticmethod
     def _arrived(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:
@@ -957,7 +1019,8 @@ class GameTracker:
         scored = self._scored_by_changes(position.with_(hands=None), evidence)
         return not any(leak < CHANGE_SHOWN for _, _, leak, _ in scored)
 
-    def _ask_between(self, candidates: list, game: BoardView, timestamp: float) -> bool:
+    def _ask_between(self, candidates: list, game: BoardView, timestamp: float, reading: Observation | None = None,
+                     confirmed=frozenset()) -> bool:
         """Ask the referee which of the resolutions the board shows (the best fit first),
         or that it still shows the game's board, about the cell that tells them apart:
         its contents in each.
@@ -965,13 +1028,16 @@ class GameTracker:
         An option must stand for one board: when the contents it names are those of
         several resolutions (or of one and the game's board), answering it commits
         nothing and the resolutions it leaves open are asked about next. The cell asked
-        tells most contents apart (then the best fit's alone, then most options alone)."""
+        tells most contents apart (then the best fit's alone, then most options alone);
+        ``confirmed`` cells were answered already. ``reading``: the reader's settled
+        board, which must show (or the referee confirm) every other cell a resolution
+        changes before an answer naming it commits it (see :meth:`answer_question`)."""
         distinct = {}
         for c in candidates:
             distinct.setdefault(c.outcome.position, c)
         resolutions = list(distinct.values())
         views = [c.view for c in resolutions] + [game]
-        cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)})
+        cells = sorted({x for v in views[:-1] for x in v.changed_cells(game)} - set(confirmed))
         if not cells:
             return False
 
@@ -993,20 +1059,33 @@ class GameTracker:
         game_key = contents_of_view(game, cell)
         # The best fits first, the game's board last.
         kept = [k for k in grouped if k != game_key][:MAX_ASKED - 1] + [game_key]
-        boards, narrowed = [], []
+        boards, narrowed, chosen = [], [], []
         for key in kept:
             members = grouped[key]
             alone = len(members) == 1
             boards.append(self._observation_of(views[members[0]] if alone else game, timestamp))
             narrowed.append(None if alone else [resolutions[i] for i in members if i < len(resolutions)])
+            chosen.append(resolutions[members[0]] if alone and members[0] < len(resolutions) else None)
         contents = tuple(kept)
         snap = self.table.snapshot()
         self.questions.asked += 1
         raw = self.contents_for_reader(contents[0])
         self.questions.current = Question(self.questions.asked, cell, contents[0], contents, snap.version,
                                           timestamp, raw, boards[0], boards=tuple(boards),
-                                          narrowed=tuple(narrowed))
+                                          narrowed=tuple(narrowed), chosen=tuple(chosen), reading=reading,
+                                          confirmed=frozenset(confirmed) | {cell})
         return True
+
+    def _unseen_cells(self, candidate: Candidate, reading: Observation | None, confirmed) -> list[int]:
+        """The cells ``candidate`` changes that the referee has not answered for and the
+        reader does not surely read as it leaves them (all of them without a reading)."""
+        cells = sorted(set(candidate.changed) - set(confirmed))
+        if reading is None:
+            return cells
+        seen = self._view_of(reading)
+        unsure = set(reading.occluded_cells) | set(reading.unsure_cells)
+        return [x for x in cells
+                if x in unsure or contents_of_view(seen, x) != contents_of_view(candidate.view, x)]
 
     def _observation_of(self, view: BoardView, timestamp: float) -> Observation:
         """A board the tracker would read as ``view`` (owners as colour labels)."""
@@ -1034,8 +1113,36 @@ class GameTracker:
         self._pending = []
         self._board_is_right()
         if self.board_changes is not None:
-            self.board_changes.rest()
+            self.board_changes.rest(keep=self._next_turn_shown(candidate))
         return True
+
+    def _next_turn_shown(self, committed: Candidate) -> frozenset:
+        """The cells where the still board already shows the next turn, ``committed``
+        just proposed: a legal resolution from the new position that the cells' changes
+        away from ``committed``'s own (and its neighbours') show well, a piece put down on
+        an empty cell among them (which one need not be clear yet: the cells of each that
+        does are kept). Their reference is kept, so that turn is still seen as a change
+        (the next player moved before the camera saw this turn's board still; sim.tabletop
+        development game 5,500,000 lost every later turn so)."""
+        evidence, snap = self._evidence, self.table.snapshot()
+        if evidence is None or snap.phase != "play" or self.board_changes is None:
+            return frozenset()
+        done = set(committed.changed).union(*(NEIGHBOURS[x] for x in committed.changed))
+        change = evidence.change.copy()
+        change[sorted(done)] = 0.0
+        rest = replace(evidence, change=change)
+        position = snap.position.with_(hands=None)
+        if rest.at_rest(position.mammoth):
+            return frozenset()
+        before = BoardView.of_position(position)
+        # Only a piece put down on an empty cell says so: a change under a standing piece
+        # (a trap put down under the next player) looks like his pawn nudged while this
+        # turn was made, and is left to this turn's board (sim.tabletop 5,500,004).
+        shown = [c for fit, strength, _, c in self._scored_by_changes(position, rest)
+                 if fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
+                 and any(contents_of_view(before, x).empty and not contents_of_view(c.view, x).empty
+                         for x in c.changed)]
+        return frozenset().union(*(c.changed for c in shown)) - done
 
     def _report_unexplained(self, snap: Snapshot, before: BoardView, seen: BoardView, timestamp: float,
                             changed=None) -> None:
@@ -1158,6 +1265,12 @@ class GameTracker:
         Returns ``{"committed": [turns or placements the table took], "reports": [...]}``."""
         question = self.questions.current
         board = self.questions.answer(self, question_id, option)
+        chosen = question.chosen[option] if question.chosen else None
+        if chosen is not None and self._unseen_cells(chosen, question.reading, question.confirmed):
+            # One cell of this resolution is confirmed; the others the reader does not
+            # see as it leaves them are asked in turn before anything is committed.
+            self._ask_between([chosen], self.game_view(), question.time, question.reading, question.confirmed)
+            return {"committed": [], "reports": []}
         entries, reports = self.table.snapshot().entries, len(self.reports)
         self._answering = True
         try:
@@ -1170,7 +1283,7 @@ class GameTracker:
         still_open = question.narrowed[option] if question.narrowed else None
         if still_open and self.table.snapshot().version == question.version:
             # The answer names what several resolutions leave there: ask between those.
-            self._ask_between(still_open, self.game_view(), question.time)
+            self._ask_between(still_open, self.game_view(), question.time, question.reading, question.confirmed)
         game = self.table.game
         done = game.entries()[entries:] if game is not None else []
         return {"committed": list(done), "reports": self.reports[reports:]}

@@ -7,9 +7,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from engine.hexgrid import NUM_CELLS, parse_cell
+from engine.hexgrid import CENTRE, NUM_CELLS, parse_cell
 from vision.stability import BoardChanges, ChangeEvidence
-from vision.tracker import GameTracker
+from vision.questions import contents_of_view
+from vision.tracker import BoardView, GameTracker
 
 from .boards import board, layout
 
@@ -221,3 +222,192 @@ def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed()
     seen = table()
     seen.feed(board({"red": "-3,2", "blue": "-3,2"}), changes(m3_0=-1.0, m3_2=0.5))
     assert seen.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
+
+
+
+def on_snow():
+    """A (red) on -3,1, a snow cell (no trap can be put down there), B (blue) on 3,0."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,1"}))
+    tracker.observe(board({"red": "-3,1", "blue": "3,0"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    return tracker
+
+
+def test_an_answer_naming_one_cell_of_a_move_does_not_commit_it_while_its_other_cell_is_unseen():
+    """A's cell lost a piece and the two cells east of it gained alike: one step or two,
+    the referee is asked about a cell that tells them apart. The answer confirms that
+    one cell only; the reader still surely sees A on his old cell, which the move would
+    leave empty. That cell is asked next and nothing is committed until it is answered
+    (then the move is)."""
+    tracker = on_snow()
+    tracker.feed(board({"red": "-3,1", "blue": "3,0"}), changes(m3_1=-1.0, m2_1=0.7, m1_1=0.7))
+    question = tracker.question
+    assert tracker.actions == [] and question is not None and question.to_json()["cell"] in ("-2,1", "-1,1")
+    arrived = next(i for i, o in enumerate(question.options) if o.hunters == ("A",))
+    done = tracker.answer_question(question.id, arrived)
+    assert done["committed"] == [] and tracker.actions == []
+    follow_up = tracker.question
+    assert follow_up is not None and follow_up.to_json()["cell"] == "-3,1"
+    assert [o.to_json() for o in follow_up.options] == [{"mammoth": False, "hunters": [], "trap": None},
+                                                         {"mammoth": False, "hunters": ["A"], "trap": None}]
+    done = tracker.answer_question(follow_up.id, 0)
+    steps = 1 if question.to_json()["cell"] == "-2,1" else 2
+    assert [e["action"] for e in done["committed"]] == [{"type": "move", "hunter": "A", "direction": "E",
+                                                         "distance": steps}]
+    assert tracker.question is None
+
+
+def test_an_answer_naming_a_move_whose_other_cells_the_reader_sees_commits_it():
+    """The same, but the reader surely sees A's old cell empty: what the move leaves
+    there is seen, so answering where A went commits it."""
+    tracker = on_snow()
+    tracker.feed(board({"blue": "3,0"}), changes(m3_1=-1.0, m2_1=0.7, m1_1=0.7))
+    question = tracker.question
+    assert tracker.actions == [] and question is not None and question.to_json()["cell"] in ("-2,1", "-1,1")
+    arrived = next(i for i, o in enumerate(question.options) if o.hunters == ("A",))
+    done = tracker.answer_question(question.id, arrived)
+    assert [e["action"]["type"] for e in done["committed"]] == ["move"] and tracker.question is None
+
+
+def test_a_move_shown_clearly_beside_a_change_nothing_legal_explains_is_asked_not_only_reported(tracker):
+    """A's cell lost a piece and the cell east of it gained one, as A's step shows; a far
+    cell nobody can reach this turn changed too, strongly (the demo, seed 11: the board's
+    look under the lamp moved on a cell beside a trap put down). Nothing legal explains
+    the whole board, but the referee can say whether A stepped: he is asked, nothing is
+    committed until he answers, and his answers (what the cells asked really hold) commit
+    the step."""
+    truth = BoardView(CENTRE, frozenset({("A", parse_cell("-2,0")), ("B", parse_cell("3,0"))}), frozenset())
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0, **{"1_2": -2.4}))
+    assert tracker.actions == [] and tracker.question is not None
+    for _ in range(3):
+        question = tracker.question
+        if question is None:
+            break
+        assert tracker.actions == []
+        tracker.answer_question(question.id, question.options.index(contents_of_view(truth, question.cell)))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_turn_made_before_the_last_one_was_seen_still_is_followed_next():
+    """A stepped east and B stepped west before the camera saw the board still in between
+    (sim.tabletop development game 5,500,000). The still board shows both; A's step is
+    committed first, and B's cells keep their look from before, so B's step still shows
+    as a change and is committed next, on the same still board. Forgetting it made every
+    later turn unexplained. Real grids of cells through the real BoardChanges; the reader
+    sees both steps (the changes alone do not commit A's beside B's clear change)."""
+    from vision.changes import GRID
+
+    empty = np.full((NUM_CELLS, len(GRID), 3), 0.45, np.float32)
+    radius = np.hypot(GRID[:, 0], GRID[:, 1])
+    middle = radius < 0.35
+    pieces = {"-3,0": radius < 0.5, "-2,0": radius < 0.5, "3,0": middle, "2,0": middle}   # A's pawn is the wider
+
+    def grid(*cells):
+        g = empty.copy()
+        for name in cells:
+            g[parse_cell(name), pieces[name]] = (0.8, 0.1, 0.1)
+        return g
+
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+    tracker.board_changes = BoardChanges(empty, float(middle.sum()))
+    tracker.board_changes.start(grid("-3,0", "3,0"))
+    reader = board({"red": "-2,0", "blue": "2,0"})
+    both_moved = grid("-2,0", "2,0")
+    for _ in range(12):
+        tracker.feed(reader, tracker.board_changes.feed(both_moved))
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "move", "hunter": "A", "direction": "E", "distance": 1},
+        {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+
+
+def test_a_cell_that_lost_more_than_its_hunter_lost_its_trap_and_is_no_hunter_in_hand():
+    """A stands on his own trap. His cell losing about his size (as the setup learnt it)
+    may be A lifted, in his hand on his way: waited for. Losing nearly twice that, more
+    than any hand holding him takes away, the trap went: taken up (sim.tabletop
+    development game 5,500,000 waited on it until the game ended)."""
+    def on_his_trap():
+        tracker = GameTracker(["A", "B"], tiles=layout())
+        tracker.observe(board({"red": "-3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}))   # A puts a trap down
+        tracker.confirm_pass()                                                          # B passes
+        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE, SIZE))
+        return tracker
+
+    reader_sees_the_trap = board({"blue": "3,0"}, traps={"-3,0": "red"})
+    lifted = on_his_trap()
+    lifted.feed(reader_sees_the_trap, changes(m3_0=-1.0))
+    assert len(lifted.actions) == 2 and lifted.question is None
+    taken_up = on_his_trap()
+    taken_up.feed(reader_sees_the_trap, changes(m3_0=-1.9))
+    assert taken_up.actions[-1]["action"] == {"type": "remove_trap", "hunter": "A"}
+
+
+def test_a_tall_piece_taken_off_its_cell_also_clears_the_empty_cell_it_overhung():
+    """A (a tall figure) leaves -3,0 to join B two cells south-east; his arrival hides
+    under B, and the empty cell beside his old one, which his figure overhung, lost as
+    much as his own (sim.flatart development game 3,200,002). That is his overhang, not a
+    change elsewhere: the one legal move the cells show is proposed."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker.feed(board({"red": "-3,2", "blue": "-3,2"}), changes(m3_0=-1.0, m2_0=-0.95))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
+
+
+def test_a_move_the_reader_reads_beside_a_piece_changed_in_place_is_proposed(tracker):
+    """A stepped east: his two cells show it clearly, and B's cell far away changed a lot
+    too (his figure knocked or relit), so nothing fits the whole board. The reader reads
+    A's step surely, and B still on his cell: the change there is the game's own board,
+    the step is proposed (sim.flatart development game 3,200,009). Read with B gone from
+    his cell, nothing is proposed."""
+    tracker.feed(board({"red": "-2,0", "blue": "3,0"}), changes(m3_0=-1.3, m2_0=1.4, **{"3_0": -2.4}))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_move_the_reader_reads_beside_a_piece_read_gone_is_not_proposed(tracker):
+    tracker.feed(board({"red": "-2,0"}), changes(m3_0=-1.3, m2_0=1.4, **{"3_0": -2.4}))
+    assert tracker.actions == []
+
+
+def test_a_gain_beside_a_piece_put_down_is_no_overhang_that_decides_how_far_it_went():
+    """A left -3,1 east; -1,1 (two steps) and 0,1 (three) both gained about a piece, the
+    reader unsure of 0,1. Either may be a tall figure's lean over its neighbour: the
+    larger gain is not taken to make the other its overhang (sim.tabletop development
+    game 5,500,014 committed three steps for two so). The referee is asked."""
+    tracker = on_snow()
+    reader = replace(board({"blue": "3,0"}), unsure_cells=(parse_cell("0,1"),))
+    tracker.feed(reader, changes(m3_1=-1.0, m1_1=0.87, **{"0_1": 1.02}))
+    assert tracker.actions == [] and tracker.question is not None
+
+
+def test_a_move_the_changes_show_beside_another_clear_change_needs_the_reader_to_see_it():
+    """The cells show A's step east clearly, and a far cell lost as much as a piece (a
+    tall figure leaning away from it). With the reader unsure of the cell A reached, the
+    changes alone are not enough (sim.tabletop development game 5,500,007: a step taken
+    for another with a tall neighbour's lean): asked. The reader seeing A there, it is
+    proposed; with nothing else changing, the changes alone propose it."""
+    unsure = replace(board({"blue": "3,0"}), unsure_cells=(parse_cell("-2,0"),))
+    far_change = {"m3_0": -1.0, "m2_0": 1.3, "1_1": -0.65}
+    asked = a_on_grass()
+    asked.feed(unsure, changes(**far_change))
+    assert asked.actions == []
+    seen = a_on_grass()
+    seen.feed(board({"red": "-2,0", "blue": "3,0"}), changes(**far_change))
+    assert seen.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+    quiet = a_on_grass()
+    quiet.feed(unsure, changes(m3_0=-1.0, m2_0=1.3))
+    assert quiet.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def a_on_grass():
+    """A (red) on -3,0, B (blue) on 3,0, as the ``tracker`` fixture."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    return tracker
