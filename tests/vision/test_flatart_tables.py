@@ -68,3 +68,13 @@ def test_a_mammoth_token_over_a_tiles_ring_does_not_change_the_layout():
     assert truth["mammoth"] == "3,0" and truth["tiles"]["3,0"] == "grass"
     assert observation.mammoth == parse_cell("3,0")
     assert frame_right(observation, truth)
+
+
+def test_a_mammoth_token_wider_than_the_cross_is_learnt_at_setup():
+    """A grey mammoth token wider than its tile hides the whole ring the cross's light is
+    measured on: setup takes the cross's light from the board around it (not from the
+    token, which would pass the token's colour for the snow's), finds the mammoth there
+    and calibrates; the mammoth is then read where it stands."""
+    observation, truth, info = read(3_000_036, 0)
+    assert info["mammoth"] == "token" and info["mammoth_size"] > 1.0
+    assert observation.mammoth == parse_cell(truth["mammoth"])
