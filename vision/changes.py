@@ -708,6 +708,15 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
             if dshare.max() >= DARK_SHARE:
                 hunters[label] = int(np.argmax(dshare))
             conf = _choice_confidence(conf, dshare, DARK_SHARE)
+        elif on_own_trap(share, stances, k, looks):
+            # Drawn out along the lean where his lone traps lie flat: he stands on one.
+            # (None drawn out: each may still hide him, as below.)
+            drawn = np.where(trap_sized & (stances[:, k] > 0), stances[:, k], 0.0)
+            if drawn.max() >= STANDS:
+                hunters[label] = int(np.argmax(drawn))
+                conf = _choice_confidence(conf, drawn, STANDS)
+            else:
+                conf[trap_sized] = 0.0
         elif trap_sized.any():
             # Not seen anywhere, and nothing of his own tells him on a trap of his colour
             # (a flat piece of exactly its colour): each such trap may hide him.
@@ -715,6 +724,16 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
         else:
             conf = _choice_confidence(conf, share, HUNTER_SHARE)
     return hunters, conf
+
+
+def on_own_trap(share: np.ndarray, stances: np.ndarray | None, k: int, looks: list) -> bool:
+    """Whether player ``k``'s stance (:func:`stance`) can tell which trap-sized patch of
+    his colour holds his hunter: the set's hunters stand (one of them was seen standing
+    at setup: a set's hunters are of one design, and a hunter put down where the camera
+    looks straight down shows no lean), and the lean can be told on such patches."""
+    if stances is None or max(look.stands for look in looks) < STANDS:
+        return False
+    return bool(((share >= TRAP_FACTOR) & (stances[:, k] > 0)).any())
 
 
 #: A lone hunter shows about his own size of his colour (share 1, within this factor).
