@@ -102,6 +102,9 @@ MAMMOTH_SHARE = 0.35
 #: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
 MAMMOTH_FAINT = 0.1
 MAMMOTH_CLEAR = 2.5
+#: ... or on the cross, when this share of its middle still looks as at setup
+#: (:func:`still_on_cross`).
+MAMMOTH_STAYS = 0.6
 #: ... or, on a cell whose tile ring is covered, this share (the whole mammoth).
 MAMMOTH_WHOLE = 1.0
 #: Changed points of no learnt colour: this many make the cell unreadable (a hand, a
@@ -166,15 +169,22 @@ class ChangeModel:
     cross_print: tuple = ()
     #: The cross print's colour (reflectance) seen around the mammoth at setup, if any.
     print_colour: tuple | None = None
+    #: (n, 3) the cross cell as setup saw it, the mammoth on it (reflectance, the board's
+    #: light around divided out): while it looks so, the mammoth has not left.
+    cross_setup: np.ndarray | None = None
 
     def to_json(self) -> dict:
         data = np.clip(np.round(self.empty * 100), 0, 255).astype(np.uint8)
+        extra = {}
+        if self.cross_setup is not None:
+            setup = np.clip(np.round(self.cross_setup * 100), 0, 255).astype(np.uint8)
+            extra["cross_setup"] = base64.b64encode(setup.tobytes()).decode("ascii")
         return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS,
                 "empty": base64.b64encode(data.tobytes()).decode("ascii"),
                 "mammoth": self.mammoth.to_json(), "hunters": {k: v.to_json() for k, v in self.hunters.items()},
                 "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print],
                 **({} if self.print_colour is None else
-                   {"print_colour": [round(float(v), 5) for v in self.print_colour]})}
+                   {"print_colour": [round(float(v), 5) for v in self.print_colour]}), **extra}
 
     @classmethod
     def from_json(cls, obj) -> "ChangeModel":
@@ -183,11 +193,17 @@ class ChangeModel:
         raw = np.frombuffer(base64.b64decode(obj["empty"]), np.uint8)
         if raw.size != NUM_CELLS * len(GRID) * 3:
             raise ValueError(f"empty: expected {NUM_CELLS * len(GRID) * 3} values, got {raw.size}")
+        setup = None
+        if obj.get("cross_setup") is not None:
+            raw_setup = np.frombuffer(base64.b64decode(obj["cross_setup"]), np.uint8)
+            if raw_setup.size != len(GRID) * 3:
+                raise ValueError(f"cross_setup: expected {len(GRID) * 3} values, got {raw_setup.size}")
+            setup = raw_setup.reshape(len(GRID), 3).astype(np.float32) / 100
         return cls(raw.reshape(NUM_CELLS, len(GRID), 3).astype(np.float32) / 100, Look.from_json(obj["mammoth"]),
                    {str(k): Look.from_json(v) for k, v in obj.get("hunters", {}).items()},
                    tuple(float(v) for v in obj.get("dark", (0.1, 0.1, 0.1))),
                    tuple(int(i) for i in obj.get("cross_print", ())),
-                   None if obj.get("print_colour") is None else tuple(float(v) for v in obj["print_colour"]))
+                   None if obj.get("print_colour") is None else tuple(float(v) for v in obj["print_colour"]), setup)
 
 
 def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
@@ -493,7 +509,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         cells[label] = cell
     dark_colour = np.median(np.concatenate(darks), axis=0) if darks else np.array([0.1, 0.1, 0.1])
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
-                       lines, print_colour), cells
+                       lines, print_colour, (grids[0][CENTRE] / light0[CENTRE]).astype(np.float32)), cells
 
 
 #: Hunters are put down on the outer ring at setup (the rules' placement).
@@ -971,6 +987,25 @@ def _print_points(model: ChangeModel, grid, grid_lab, expected, gain) -> np.ndar
     return (matched & (label == 1))[0]
 
 
+#: The mammoth stands on the cross's middle, whatever its size: the points this near it.
+CROSS_MIDDLE = 0.3
+
+
+def still_on_cross(model: ChangeModel, grid_lab: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, float]:
+    """``((n,) points, share)``: the cross cell's points that still look as at setup
+    (:attr:`ChangeModel.cross_setup`, under the board's light around the cross now), and
+    the share of its middle (:data:`CROSS_MIDDLE`) that does. The mammoth stood there
+    at setup whatever it looks like (a token printed in several colours, a figure, on a
+    cross printed on its own plate): while the middle looks as then, it has not left;
+    once it has, the middle shows the cross's plate or print instead."""
+    if model.cross_setup is None:
+        return np.zeros(len(GRID), bool), 0.0
+    light = np.exp(np.median(np.log(np.clip(gain[_AROUND[CENTRE]], 0.02, None)), axis=0))
+    setup_lab = to_lab(np.clip(model.cross_setup * light, 0, 1))
+    still = changed_points(grid_lab[CENTRE:CENTRE + 1], setup_lab[None])[0] <= CHANGED
+    return still, float(still[_RADIUS <= CROSS_MIDDLE].mean())
+
+
 @dataclass
 class ChangeReading:
     mammoth: int | None
@@ -1000,6 +1035,11 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     moved[CENTRE, list(model.cross_print)] = False
     if model.print_colour is not None:
         moved[CENTRE] &= ~_print_points(model, grid, grid_lab, expected, gain)
+    # The cross still looking as at setup is the mammoth still on it: what still looks
+    # so is the mammoth (or the cross's own plate), no other piece.
+    still, still_share = still_on_cross(model, grid_lab, gain)
+    if still_share >= MAMMOTH_STAYS:
+        moved[CENTRE] &= ~still
     looks = [model.mammoth] + [model.hunters[k] for k in labels]
     refl = np.array([look.colour for look in looks] + [model.dark])                 # (K+2, 3)
     colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)
@@ -1074,7 +1114,13 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
     mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
-    if best < MAMMOTH_SHARE:
+    if still_share >= MAMMOTH_STAYS and ok[CENTRE]:
+        # Whatever its colours show elsewhere (a token printed in several, a white
+        # trap like its cream), the mammoth has not left a cross that looks as at setup.
+        mammoth = CENTRE
+        conf = np.ones(NUM_CELLS)
+        conf[CENTRE] = float(np.clip((still_share - MAMMOTH_STAYS) * 4, 0, 1))
+    elif best < MAMMOTH_SHARE:
         # A mammoth token as wide as its tile covers the tile's ring, which then passes
         # for a hand (``readable``). A cell that shows the whole mammoth, its full learnt
         # size, where no readable cell shows it, is the mammoth's: its ring is the token.
