@@ -86,6 +86,8 @@ TRAP_FACTOR = 1.45
 #: players (and points) with a hue at all (chroma at least FAMILY_CHROMA).
 FAMILY_HUE = 20.0
 FAMILY_CHROMA = 20.0
+#: ... or within this when no other player's hue is nearer than twice as far.
+FAMILY_HUE_ALONE = 35.0
 #: A trap: what the pieces on a cell leave unexplained, over this many grid points
 #: (a twelfth of the cell), showing at least OWNER_POINTS of a player's colour.
 TRAP_POINTS = 45
@@ -633,14 +635,21 @@ def _family(grid_lab: np.ndarray, which: np.ndarray, colours: np.ndarray) -> np.
     """(37, n) the player whose colour family each of the ``which`` points shows (-1:
     none): the chromatic player (``colours`` (37, K, 3) RGB under each cell's light)
     nearest in hue, within :data:`FAMILY_HUE` degrees, whatever the lightness and the
-    strength (a printed trap is a paler or deeper shade of its player's colour).
-    Neutral colours (white, grey, near-black) have no hue to go by.
+    strength (a printed trap is a paler or deeper shade of its player's colour), or
+    within half the way to the next player's hue, up to :data:`FAMILY_HUE_ALONE` (a
+    disc trap printed deeper than its meeple, under a tinted light at the board's
+    edge, lay 26° from its player's hue and 90° from any other's). Neutral colours
+    (white, grey, near-black) have no hue to go by.
 
     >>> lab = to_lab(np.array([[0.9, 0.85, 0.2], [0.5, 0.5, 0.5]]))[None]        # yellow, grey
     >>> seen = to_lab(np.array([[[0.7, 0.62, 0.15], [0.2, 0.3, 0.8]]]))
     >>> colours = np.array([[[0.8, 0.7, 0.3], [0.2, 0.3, 0.7]]])
     >>> _family(seen, np.ones((1, 2), bool), colours).tolist()
     [[0, 1]]
+    >>> disc = to_lab(np.array([[[0.55, 0.12, 0.4]]]))                           # 29° from the magenta
+    >>> magenta, green, yellow, violet = [0.52, 0.14, 0.23], [0.18, 0.9, 0.24], [0.94, 0.69, 0.08], [0.45, 0.15, 0.6]
+    >>> [_family(disc, np.ones((1, 1), bool), np.array([c])).item() for c in ([magenta, green, yellow], [magenta, violet])]
+    [0, -1]
     """
     out = np.full(which.shape, -1)
     cells, points = np.nonzero(which)
@@ -653,7 +662,13 @@ def _family(grid_lab: np.ndarray, which: np.ndarray, colours: np.ndarray) -> np.
     theirs = np.degrees(np.arctan2(lab[cells][..., 2], lab[cells][..., 1]))          # (m, K)
     gap = np.abs((hue - theirs + 180) % 360 - 180)
     gap = np.where(chromatic[cells] & (np.hypot(seen[:, 1], seen[:, 2]) >= FAMILY_CHROMA)[:, None], gap, np.inf)
-    out[cells, points] = np.where(gap.min(axis=1) < FAMILY_HUE, gap.argmin(axis=1), -1)
+    # A hue far from every other player's may stray further (a lamp's tint, a trap
+    # printed deeper than its hunter): up to half the way to the next player's hue.
+    order = np.sort(gap, axis=1)
+    second = order[:, 1] if gap.shape[1] > 1 else np.full(len(gap), np.inf)
+    spread = second - np.where(np.isfinite(order[:, 0]), order[:, 0], 0.0)      # (no hue at all: inf)
+    line = np.clip(spread / 2, FAMILY_HUE, FAMILY_HUE_ALONE)
+    out[cells, points] = np.where(order[:, 0] < line, gap.argmin(axis=1), -1)
     return out
 
 
