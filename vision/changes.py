@@ -704,7 +704,7 @@ def _remainder_owned(bodies_c: np.ndarray, sizes: np.ndarray, k: int) -> bool:
                 or bodies_c[k] - sizes[k] >= OWNER_POINTS)
 
 
-def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
+def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None, family=None):
     """``({label: cell}, confidence)``: each hunter on the cell showing about his own
     size of his colour (more is a trap of his colour, less a piece of that colour seen
     on its edge), where what he leaves unexplained on the cell has an owner (a piece
@@ -713,7 +713,9 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     on trap-sized patches of his colour stands on his own trap: his dark part (outline,
     shadow; a flat trap has none) tells which. A hunter seen standing at setup fits a
     cell where his colour lies flat (``stances`` (37, K), :func:`stance`) less: a lone
-    trap of his colour and size, seen from a tilted camera."""
+    trap of his colour and size, seen from a tilted camera. A patch his size that
+    shows, with its shades of his colour (``family`` (37, K), :func:`_family`), a
+    trap's size is his trap, printed in more than one shade."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     conf = np.ones(NUM_CELLS)
@@ -722,6 +724,8 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
         look = looks[k]
         share = np.where(ok, bodies[:, k] / sizes[k], 0.0)
         trap_sized = share >= TRAP_FACTOR
+        if family is not None:
+            trap_sized |= ok & ((bodies[:, k] + family[:, k]) / sizes[k] >= TRAP_FACTOR)
         fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), share - 1.0)
         for c in np.flatnonzero((share >= HUNTER_SHARE) & ~trap_sized):
             if changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k):
@@ -1021,6 +1025,32 @@ def still_on_cross(model: ChangeModel, grid_lab: np.ndarray, gain: np.ndarray) -
     return still, float(still[_RADIUS <= CROSS_MIDDLE].mean())
 
 
+#: On the mammoth's cell, a blend of a player's colour with the tile must explain a
+#: point better than the mammoth's own colour, unblended, by this much (ΔE) to count
+#: for that player.
+MAMMOTH_BETTER = 3.0
+
+
+def _mammoth_cell_counts(lab, mammoth, strong, lit, label, distance, n_k: int) -> np.ndarray:
+    """(n_k,) the strong points of each colour on the mammoth's cell, its own points
+    given back to it: those its colour (``mammoth``, RGB under the cell's light)
+    explains, unblended, within :data:`MAMMOTH_BETTER` of the blend they were matched
+    with. A large piece shows its own colour over most of its points, and a blend,
+    free to take any share of a player's colour with the tile, explains many colours a
+    little: a brown pawn mammoth on grass is a magenta meeple blended with the grass,
+    and was read as him there.
+
+    >>> lab = to_lab(np.full((len(GRID), 3), (0.37, 0.22, 0.17)))            # the brown, everywhere
+    >>> label = np.full(len(GRID), 2); lit = np.ones(len(GRID), bool)
+    >>> counts = _mammoth_cell_counts(lab, np.array([0.38, 0.22, 0.18]), lit, lit, label, np.full(len(GRID), 2.0), 4)
+    >>> int(counts[0]) == len(GRID), int(counts[2])
+    (True, 0)
+    """
+    own = lab_distance(lab, to_lab(mammoth), MATCH_WEIGHTS)
+    label = np.where(strong & (label != 0) & (own <= distance + MAMMOTH_BETTER), 0, label)
+    return np.array([(lit & (label == k)).sum() for k in range(n_k)], float)
+
+
 @dataclass
 class ChangeReading:
     mammoth: int | None
@@ -1145,13 +1175,16 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
             ring_changed[mammoth] = False
             conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
 
+    if mammoth is not None:
+        counts[mammoth] = _mammoth_cell_counts(grid_lab[mammoth], colours[mammoth, 0], moved[mammoth] & strong[mammoth],
+                                               lit[mammoth], label[mammoth], distance[mammoth], n_k)
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
 
     changed = moved.sum(axis=1).astype(float)
     stances = None
     if leans is not None:
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
-    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances)
+    hunters, hunter_conf = _hunters(bodies, dark_counts, changed, looks[1:], labels, ok, stances, family_counts)
     under = {}
     ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
     if ratio is not None:
