@@ -104,6 +104,8 @@ MAMMOTH_SHARE = 0.35
 #: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
 MAMMOTH_FAINT = 0.1
 MAMMOTH_CLEAR = 2.5
+#: The mammoth stands on the cross's middle, whatever its size: the points this near it.
+CROSS_MIDDLE = 0.3
 #: ... or on the cross, when this share of its middle still looks as at setup
 #: (:func:`still_on_cross`).
 MAMMOTH_STAYS = 0.6
@@ -458,6 +460,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     mam_pts = grids[0][CENTRE][mam]
     # The mammoth stands on the cross's middle; its print reaches out to the cell's edge.
     colour, share, big = _main_cluster(mam_pts, _RADIUS[mam])
+    colour, share, big = _middle_colour(grids[0][CENTRE], mam, colour, share, big)
     lines = cross_lines(np.flatnonzero(mam)[~big])
     # Its size as the cross cell shows it, the print's lines left out (as when read).
     body = np.flatnonzero(mam)[big]
@@ -540,6 +543,39 @@ def _new_hunter_cell(counts: np.ndarray) -> int:
     if outer.max() >= max(6, PLACEMENT_SHARE * counts.max()):
         return int(np.argmax(outer))
     return int(np.argmax(counts))
+
+
+def _middle_colour(cross: np.ndarray, changed: np.ndarray, colour, share, big):
+    """The mammoth's colour, share and points among the cross's ``changed`` points (those
+    unlike the snow), as :func:`_main_cluster` found them, unless the cross's middle
+    (:data:`CROSS_MIDDLE`, which the mammoth covers whatever its size) shows another
+    colour most: a cross printed on its own plate (beige, dark grey) differs from the
+    snow all round a small token, and was learnt as the mammoth. The mammoth is then
+    the middle's main colour and the points near it (within half :data:`MATCH`).
+
+    >>> cross = np.zeros((len(GRID), 3)); cross[:] = (0.62, 0.54, 0.52)           # a beige plate
+    >>> cross[_RADIUS <= 0.4] = (0.45, 0.3, 0.2)                                  # a brown token
+    >>> changed = np.ones(len(GRID), bool)
+    >>> colour, share, big = _middle_colour(cross, changed, np.array([0.62, 0.54, 0.52]), 0.7, _RADIUS > 0.4)
+    >>> [round(float(v), 2) for v in colour], bool((big == (_RADIUS <= 0.4)).all())
+    ([0.45, 0.3, 0.2], True)
+    """
+    middle = changed & (_RADIUS <= CROSS_MIDDLE)
+    if middle.sum() < 10:
+        return colour, share, big
+    # The middle's main colour: its median, drawn to the points near it (no k-means:
+    # its random start would change every later clustering of the setup).
+    lab = to_lab(cross[middle])
+    main = np.median(cross[middle], axis=0)
+    for _ in range(3):
+        near = lab_distance(lab, to_lab(main), MATCH_WEIGHTS) < MATCH / 2
+        if near.sum() < 5:
+            break
+        main = np.median(cross[middle][near], axis=0)
+    if lab_distance(to_lab(main), to_lab(colour), MATCH_WEIGHTS) < MATCH / 2:
+        return colour, share, big
+    near = lab_distance(to_lab(cross[changed]), to_lab(main), MATCH_WEIGHTS) < MATCH / 2
+    return np.median(cross[changed][near], axis=0), float(near.mean()), near
 
 
 def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:
@@ -715,7 +751,9 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None, fami
     cell where his colour lies flat (``stances`` (37, K), :func:`stance`) less: a lone
     trap of his colour and size, seen from a tilted camera. A patch his size that
     shows, with its shades of his colour (``family`` (37, K), :func:`_family`), a
-    trap's size is his trap, printed in more than one shade."""
+    trap's size is his trap, printed in more than one shade, when those shades alone
+    are a trap's worth of change (:data:`TRAP_POINTS`; a small piece's few shaded
+    points are no print)."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     conf = np.ones(NUM_CELLS)
@@ -725,7 +763,7 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None, fami
         share = np.where(ok, bodies[:, k] / sizes[k], 0.0)
         trap_sized = share >= TRAP_FACTOR
         if family is not None:
-            trap_sized |= ok & ((bodies[:, k] + family[:, k]) / sizes[k] >= TRAP_FACTOR)
+            trap_sized |= ok & (family[:, k] >= TRAP_POINTS) & ((bodies[:, k] + family[:, k]) / sizes[k] >= TRAP_FACTOR)
         fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), share - 1.0)
         for c in np.flatnonzero((share >= HUNTER_SHARE) & ~trap_sized):
             if changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k):
@@ -1006,10 +1044,6 @@ def _print_points(model: ChangeModel, grid, grid_lab, expected, gain) -> np.ndar
     return (matched & (label == 1))[0]
 
 
-#: The mammoth stands on the cross's middle, whatever its size: the points this near it.
-CROSS_MIDDLE = 0.3
-
-
 def still_on_cross(model: ChangeModel, grid_lab: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, float]:
     """``((n,) points, share)``: the cross cell's points that still look as at setup
     (:attr:`ChangeModel.cross_setup`, under the board's light around the cross now), and
@@ -1023,32 +1057,6 @@ def still_on_cross(model: ChangeModel, grid_lab: np.ndarray, gain: np.ndarray) -
     setup_lab = to_lab(np.clip(model.cross_setup * light, 0, 1))
     still = changed_points(grid_lab[CENTRE:CENTRE + 1], setup_lab[None])[0] <= CHANGED
     return still, float(still[_RADIUS <= CROSS_MIDDLE].mean())
-
-
-#: On the mammoth's cell, a blend of a player's colour with the tile must explain a
-#: point better than the mammoth's own colour, unblended, by this much (ΔE) to count
-#: for that player.
-MAMMOTH_BETTER = 3.0
-
-
-def _mammoth_cell_counts(lab, mammoth, strong, lit, label, distance, n_k: int) -> np.ndarray:
-    """(n_k,) the strong points of each colour on the mammoth's cell, its own points
-    given back to it: those its colour (``mammoth``, RGB under the cell's light)
-    explains, unblended, within :data:`MAMMOTH_BETTER` of the blend they were matched
-    with. A large piece shows its own colour over most of its points, and a blend,
-    free to take any share of a player's colour with the tile, explains many colours a
-    little: a brown pawn mammoth on grass is a magenta meeple blended with the grass,
-    and was read as him there.
-
-    >>> lab = to_lab(np.full((len(GRID), 3), (0.37, 0.22, 0.17)))            # the brown, everywhere
-    >>> label = np.full(len(GRID), 2); lit = np.ones(len(GRID), bool)
-    >>> counts = _mammoth_cell_counts(lab, np.array([0.38, 0.22, 0.18]), lit, lit, label, np.full(len(GRID), 2.0), 4)
-    >>> int(counts[0]) == len(GRID), int(counts[2])
-    (True, 0)
-    """
-    own = lab_distance(lab, to_lab(mammoth), MATCH_WEIGHTS)
-    label = np.where(strong & (label != 0) & (own <= distance + MAMMOTH_BETTER), 0, label)
-    return np.array([(lit & (label == k)).sum() for k in range(n_k)], float)
 
 
 @dataclass
@@ -1175,9 +1183,6 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
             ring_changed[mammoth] = False
             conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
 
-    if mammoth is not None:
-        counts[mammoth] = _mammoth_cell_counts(grid_lab[mammoth], colours[mammoth, 0], moved[mammoth] & strong[mammoth],
-                                               lit[mammoth], label[mammoth], distance[mammoth], n_k)
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
 
     changed = moved.sum(axis=1).astype(float)

@@ -77,25 +77,3 @@ def test_the_cross_under_another_light_is_compared_under_the_light_around_it():
     assert still_on_cross(model, to_lab(grid), gain)[1] == 1.0
     assert read(model, grid).mammoth == CENTRE
 
-
-def test_the_mammoths_own_points_on_its_cell_count_for_it_not_for_a_player_blended_with_the_tile():
-    """A brown pawn mammoth on a grass cell: its points are the brown itself, a touch
-    off, which a magenta player's colour blended with the grass explains a little
-    better. On the mammoth's cell the brown, unblended, takes them: the magenta
-    player's hunter, seen faintly on a snow cell, is read there, not on the mammoth."""
-    grass, brown, magenta = (0.26, 0.4, 0.16), (0.39, 0.22, 0.17), (0.42, 0.11, 0.19)
-    empty = np.full((NUM_CELLS, len(GRID), 3), grass, np.float32)
-    empty[9] = SNOW
-    grid = empty.copy()
-    mammoth = RADIUS <= 0.55
-    grid[20, mammoth] = brown
-    grid[20, mammoth & (GRID[:, 1] > 0.1)] = (0.38, 0.22, 0.18)         # its side, a touch off the learnt brown
-    meeple = np.hypot(GRID[:, 0], GRID[:, 1] - 0.1) <= 0.25
-    grid[9, meeple] = magenta
-    size = float((RADIUS <= 0.3).sum())
-    model = ChangeModel(empty, Look(brown, float(mammoth.sum())),
-                        {"c0": Look(magenta, size, extent=size), "c1": Look((0.2, 0.3, 0.8), size, extent=size)},
-                        (0.05, 0.05, 0.05))
-    seen = read(model, grid)
-    assert seen.mammoth == 20
-    assert seen.hunters == {"c0": 9}
