@@ -378,9 +378,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
         if model != "changes":
             raise CalibrationError(f"setup frame {missing[0]}: no newly placed hunter found")
     # The mammoth: the kit's token covers its cell's trap ring, a standing figure does not.
-    # (The cross's light is the board's around it: a token as wide as its tile hides the
-    # ring its own light is measured on, which would pass its colour for the light.)
-    snow = to_lab(np.clip(refs_cell[CENTRE] * cross_light(gains[0])[CENTRE], 0, 1))
+    snow = to_lab(np.clip(refs_cell[CENTRE] * gains[0][CENTRE], 0, 1))
     covered = float((lab_distance(to_lab(first_trap_ring), snow) > 20).mean())
     mammoth_kind = "kit"
     if model == "figures" or (pieces is None and covered < MAMMOTH_COVERS):

@@ -1088,11 +1088,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     moved[CENTRE, list(model.cross_print)] = False
     if model.print_colour is not None:
         moved[CENTRE] &= ~_print_points(model, grid, grid_lab, expected, gain)
-    # The cross still looking as at setup is the mammoth still on it: what still looks
-    # so is the mammoth (or the cross's own plate), no other piece.
-    still, still_share = still_on_cross(model, grid_lab, gain)
-    if still_share >= MAMMOTH_STAYS:
-        moved[CENTRE] &= ~still
+    # The cross still looking as at setup is the mammoth still on it. (Its points are
+    # left to the colours: taken out, the few a hunter's colour explains there were
+    # read as him on the cross, at setup on sim.tabletop development table 5,000,020.)
+    _, still_share = still_on_cross(model, grid_lab, gain)
     looks = [model.mammoth] + [model.hunters[k] for k in labels]
     refl = np.array([look.colour for look in looks] + [model.dark])                 # (K+2, 3)
     colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)

@@ -41,7 +41,7 @@ def test_the_cross_as_at_setup_keeps_the_mammoth_there_though_its_colour_shows_e
     """An off-white trap on a grass cell shows more of the token's cream than the
     cross's middle does (part of it is the brown silhouette, and the learnt cream is the
     token's alone): the cross looks as at setup, so the mammoth is there, surely, and
-    none of the cross's points is taken for another piece."""
+    no other piece is read on the cross."""
     model, empty, cross = table()
     grid = empty.copy()
     grid[CENTRE] = cross
