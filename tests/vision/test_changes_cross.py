@@ -77,3 +77,17 @@ def test_the_cross_under_another_light_is_compared_under_the_light_around_it():
     assert still_on_cross(model, to_lab(grid), gain)[1] == 1.0
     assert read(model, grid).mammoth == CENTRE
 
+
+
+def test_the_cross_as_at_setup_is_kept_in_the_calibration_file():
+    """The cross's setup look goes to the calibration file and comes back (reflectances
+    to the hundredth, as the empty board's); a file without it loads with none, and the
+    mammoth is then read by its colour alone, as before."""
+    model, _, cross = table()
+    back = ChangeModel.from_json(model.to_json())
+    assert np.abs(back.cross_setup - cross).max() <= 0.005
+    obj = model.to_json()
+    del obj["cross_setup"]
+    old = ChangeModel.from_json(obj)
+    assert old.cross_setup is None
+    assert still_on_cross(old, to_lab(np.zeros((NUM_CELLS, len(GRID), 3))), np.ones((NUM_CELLS, 3)))[1] == 0.0
