@@ -460,7 +460,6 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     mam_pts = grids[0][CENTRE][mam]
     # The mammoth stands on the cross's middle; its print reaches out to the cell's edge.
     colour, share, big = _main_cluster(mam_pts, _RADIUS[mam])
-    colour, share, big = _middle_colour(grids[0][CENTRE], mam, colour, share, big)
     lines = cross_lines(np.flatnonzero(mam)[~big])
     # Its size as the cross cell shows it, the print's lines left out (as when read).
     body = np.flatnonzero(mam)[big]
@@ -543,39 +542,6 @@ def _new_hunter_cell(counts: np.ndarray) -> int:
     if outer.max() >= max(6, PLACEMENT_SHARE * counts.max()):
         return int(np.argmax(outer))
     return int(np.argmax(counts))
-
-
-def _middle_colour(cross: np.ndarray, changed: np.ndarray, colour, share, big):
-    """The mammoth's colour, share and points among the cross's ``changed`` points (those
-    unlike the snow), as :func:`_main_cluster` found them, unless the cross's middle
-    (:data:`CROSS_MIDDLE`, which the mammoth covers whatever its size) shows another
-    colour most: a cross printed on its own plate (beige, dark grey) differs from the
-    snow all round a small token, and was learnt as the mammoth. The mammoth is then
-    the middle's main colour and the points near it (within half :data:`MATCH`).
-
-    >>> cross = np.zeros((len(GRID), 3)); cross[:] = (0.62, 0.54, 0.52)           # a beige plate
-    >>> cross[_RADIUS <= 0.4] = (0.45, 0.3, 0.2)                                  # a brown token
-    >>> changed = np.ones(len(GRID), bool)
-    >>> colour, share, big = _middle_colour(cross, changed, np.array([0.62, 0.54, 0.52]), 0.7, _RADIUS > 0.4)
-    >>> [round(float(v), 2) for v in colour], bool((big == (_RADIUS <= 0.4)).all())
-    ([0.45, 0.3, 0.2], True)
-    """
-    middle = changed & (_RADIUS <= CROSS_MIDDLE)
-    if middle.sum() < 10:
-        return colour, share, big
-    # The middle's main colour: its median, drawn to the points near it (no k-means:
-    # its random start would change every later clustering of the setup).
-    lab = to_lab(cross[middle])
-    main = np.median(cross[middle], axis=0)
-    for _ in range(3):
-        near = lab_distance(lab, to_lab(main), MATCH_WEIGHTS) < MATCH / 2
-        if near.sum() < 5:
-            break
-        main = np.median(cross[middle][near], axis=0)
-    if lab_distance(to_lab(main), to_lab(colour), MATCH_WEIGHTS) < MATCH / 2:
-        return colour, share, big
-    near = lab_distance(to_lab(cross[changed]), to_lab(main), MATCH_WEIGHTS) < MATCH / 2
-    return np.median(cross[changed][near], axis=0), float(near.mean()), near
 
 
 def cross_lines(print_points: np.ndarray, width: float = 0.08) -> tuple:

@@ -112,26 +112,6 @@ def test_a_mammoth_token_as_wide_as_its_tile_is_read_where_it_lies():
         assert seen.mammoth == parse_cell(truth["mammoth"]) and seen.mammoth not in seen.occluded_cells
 
 
-def _lab_of(hex_colour: str) -> np.ndarray:
-    rgb = np.array([int(hex_colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)])
-    return to_lab(rgb)
-
-
-def test_a_small_token_on_a_cross_printed_on_its_own_plate_is_learnt_by_its_own_colour():
-    """A brown token 0.6 of its tile on a cross printed on a beige plate: the plate,
-    unlike the snow all round the token, filled its disc best and was learnt as the
-    mammoth (L 74 for a token of L 50), then found on a white ring trap. The cross's
-    middle, which every mammoth covers, tells its colour: learnt within ΔE 10, and the
-    mammoth read where it lies off the cross."""
-    sample, _, calibration = table(5_000_026)
-    assert sample.table["mammoth"] == "token" and sample.table["tile_art"]["mat"]
-    learnt = to_lab(np.array(calibration.changes.mammoth.colour))
-    assert np.linalg.norm(learnt - _lab_of(sample.table["mammoth_colour"])) < 10
-    frame, truth = sample.reads[0]
-    assert truth["mammoth"] != "0,0"
-    assert BoardReader(calibration).read(frame.image(), 0.0).mammoth == parse_cell(truth["mammoth"])
-
-
 def test_a_mammoth_token_on_a_cross_as_at_setup_is_read_there_in_every_frame():
     """A token printed in two colours on a cross with its own plate, never moved: its
     learnt colour shows as much on other cells (a trap, a rock) as on the cross, and it
