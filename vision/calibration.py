@@ -27,7 +27,7 @@ import numpy as np
 from engine.hexgrid import CENTRE, NUM_CELLS
 
 from .cell_model import cell_crops, decode_crops, encode_crops
-from .changes import ChangeModel, changed_counts, learn_changes, sample_grid
+from .changes import LIGHT_STRAY, ChangeModel, changed_counts, learn_changes, sample_grid
 from .colour import (TILE_CLASSES, cluster_tiles_under_light, fit_gain_field, gain_of, lab_distance, labelling_cost,
                      relit_gain, to_lab)
 from .geometry import (BOARD_RADIUS, CARDS_AGREE, MARKER_IDS, BoardLocator, CellSampler, Geometry, learn_cards, mirror_frame,
@@ -493,6 +493,27 @@ def moved_between(before: np.ndarray, after: np.ndarray) -> tuple[int, ...]:
     return tuple(int(c) for c in np.flatnonzero(counts >= MOVED_POINTS))
 
 
+def cross_light(gain: np.ndarray) -> np.ndarray:
+    """A setup frame's light per cell (37, 3), the cross cell's taken from the smooth
+    light over the other cells where its own strays from it by more than
+    :data:`vision.changes.LIGHT_STRAY` (log ratio): all through the setup the mammoth
+    stands on the cross, and a token as wide as its tile covers the ring its light is
+    measured on, which would pass the token's colour for the light.
+
+    >>> gain = np.full((NUM_CELLS, 3), 0.9); gain[CENTRE] = (0.4, 0.45, 0.35)      # a grey token's ring
+    >>> cross_light(gain)[CENTRE].round(2).tolist()
+    [0.9, 0.9, 0.9]
+    >>> gain[CENTRE] = (0.85, 0.9, 0.95)                                          # a figure's: its own light
+    >>> cross_light(gain)[CENTRE].round(2).tolist()
+    [0.85, 0.9, 0.95]
+    """
+    out = gain.copy()
+    field = fit_gain_field(gain, np.arange(NUM_CELLS) != CENTRE)[CENTRE]
+    if np.abs(np.log(np.clip(gain[CENTRE], 0.02, None) / field)).max() > LIGHT_STRAY:
+        out[CENTRE] = field
+    return out
+
+
 def _probe(frame, mirrored, locator, sampler, geometry) -> np.ndarray:
     if mirrored:
         frame = mirror_frame(frame)
@@ -505,9 +526,14 @@ def _learn_mammoth_figure(probe0: np.ndarray, refs_cell, gains) -> np.ndarray:
     differ from its snow (the thin cross print is the smaller one)."""
     from .geometry import ZONE_OFFSETS
     radius = np.hypot(*ZONE_OFFSETS["probe"].T)
-    snow = np.clip(refs_cell[CENTRE] * gains[0][CENTRE], 0, 1)
     pts = probe0[CENTRE][radius <= 0.6]
-    far = lab_distance(to_lab(pts), to_lab(snow), FIGURE_LAB_WEIGHTS) > CHANGED_DISTANCE
+    for light in (gains[0][CENTRE], cross_light(gains[0])[CENTRE]):
+        # A token as wide as its tile passes its colour for the cross's light, and then
+        # nothing differs from the snow: the board's light around it is taken.
+        snow = np.clip(refs_cell[CENTRE] * light, 0, 1)
+        far = lab_distance(to_lab(pts), to_lab(snow), FIGURE_LAB_WEIGHTS) > CHANGED_DISTANCE
+        if far.sum() >= 5:
+            break
     if far.sum() < 5:
         raise CalibrationError("setup frame 1: no mammoth seen on the cross")
     mammoth = np.median(pts[far], axis=0)
@@ -518,7 +544,7 @@ def _learn_mammoth_figure(probe0: np.ndarray, refs_cell, gains) -> np.ndarray:
         labels = labels.ravel()
         big = int(np.bincount(labels, minlength=2).argmax())
         mammoth = np.median(pts[far][labels == big], axis=0)
-    return mammoth / gains[0][CENTRE]
+    return mammoth / light
 
 
 def _learn_figures(frames, mirrored, locator, sampler, geometry, refs_cell, gains, kit_hunters):

@@ -93,6 +93,8 @@ TRAP_FACTOR = 1.45
 #: players (and points) with a hue at all (chroma at least FAMILY_CHROMA).
 FAMILY_HUE = 20.0
 FAMILY_CHROMA = 20.0
+#: ... or within this when no other player's hue is nearer than twice as far.
+FAMILY_HUE_ALONE = 35.0
 #: A trap: what the pieces on a cell leave unexplained, over this many grid points
 #: (a twelfth of the cell), showing at least OWNER_POINTS of a player's colour.
 TRAP_POINTS = 45
@@ -112,6 +114,11 @@ MAMMOTH_SHARE = 0.35
 #: ... or this share when no other cell shows a MAMMOTH_CLEAR-th of it.
 MAMMOTH_FAINT = 0.1
 MAMMOTH_CLEAR = 2.5
+#: The mammoth stands on the cross's middle, whatever its size: the points this near it.
+CROSS_MIDDLE = 0.3
+#: ... or on the cross, when this share of its middle still looks as at setup
+#: (:func:`still_on_cross`).
+MAMMOTH_STAYS = 0.6
 #: ... or, on a cell whose tile ring is covered, this share (the whole mammoth).
 MAMMOTH_WHOLE = 1.0
 #: Changed points of no learnt colour: this many make the cell unreadable (a hand, a
@@ -186,18 +193,21 @@ class ChangeModel:
     cross_print: tuple = ()
     #: The cross print's colour (reflectance) seen around the mammoth at setup, if any.
     print_colour: tuple | None = None
+    #: (n, 3) the cross cell as setup saw it, the mammoth on it (reflectance, the board's
+    #: light around divided out): while it looks so, the mammoth has not left.
+    cross_setup: np.ndarray | None = None
 
     def to_json(self) -> dict:
         # Reflectances in ten-thousandths: in hundredths a dark rock tile's 0.06 was
         # off by up to 8 %, and a set read from its calibration file read other pieces
         # than the same set learnt in memory.
-        data = np.clip(np.round(self.empty * EMPTY_SCALE), 0, 65535).astype("<u2")
+        extra = {} if self.cross_setup is None else {"cross_setup": _encode_looks(self.cross_setup)}
         return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS, "empty_scale": EMPTY_SCALE,
-                "empty": base64.b64encode(data.tobytes()).decode("ascii"),
+                "empty": _encode_looks(self.empty),
                 "mammoth": self.mammoth.to_json(), "hunters": {k: v.to_json() for k, v in self.hunters.items()},
                 "dark": [round(float(v), 5) for v in self.dark], "cross_print": [int(i) for i in self.cross_print],
                 **({} if self.print_colour is None else
-                   {"print_colour": [round(float(v), 5) for v in self.print_colour]})}
+                   {"print_colour": [round(float(v), 5) for v in self.print_colour]}), **extra}
 
     @classmethod
     def from_json(cls, obj) -> "ChangeModel":
@@ -207,14 +217,35 @@ class ChangeModel:
         scale = obj.get("empty_scale", 100)
         if scale not in (100, EMPTY_SCALE):
             raise ValueError(f"empty_scale: expected 100 or {EMPTY_SCALE}, got {scale!r}")
-        raw = np.frombuffer(base64.b64decode(obj["empty"]), np.uint8 if scale == 100 else "<u2")
-        if raw.size != NUM_CELLS * len(GRID) * 3:
-            raise ValueError(f"empty: expected {NUM_CELLS * len(GRID) * 3} values, got {raw.size}")
-        return cls(raw.reshape(NUM_CELLS, len(GRID), 3).astype(np.float32) / scale, Look.from_json(obj["mammoth"]),
+        setup = None
+        if obj.get("cross_setup") is not None:
+            setup = _decode_looks(obj["cross_setup"], scale, len(GRID)).reshape(len(GRID), 3)
+        return cls(_decode_looks(obj["empty"], scale, NUM_CELLS * len(GRID)).reshape(NUM_CELLS, len(GRID), 3),
+                   Look.from_json(obj["mammoth"]),
                    {str(k): Look.from_json(v) for k, v in obj.get("hunters", {}).items()},
                    tuple(float(v) for v in obj.get("dark", (0.1, 0.1, 0.1))),
                    tuple(int(i) for i in obj.get("cross_print", ())),
-                   None if obj.get("print_colour") is None else tuple(float(v) for v in obj["print_colour"]))
+                   None if obj.get("print_colour") is None else tuple(float(v) for v in obj["print_colour"]), setup)
+
+
+def _encode_looks(reflectances: np.ndarray) -> str:
+    """Reflectances as base64 of little-endian 16-bit ten-thousandths (:data:`EMPTY_SCALE`)."""
+    return base64.b64encode(np.clip(np.round(reflectances * EMPTY_SCALE), 0, 65535).astype("<u2").tobytes()).decode(
+        "ascii")
+
+
+def _decode_looks(text: str, scale: int, points: int) -> np.ndarray:
+    """``(points, 3)`` reflectances from :func:`_encode_looks`'s text (one byte a value
+    in hundredths when ``scale`` is 100, as files written before ``empty_scale``).
+
+    >>> looks = np.array([[0.06, 0.5, 1.0]], np.float32)
+    >>> _decode_looks(_encode_looks(looks), EMPTY_SCALE, 1).tolist() == looks.tolist()
+    True
+    """
+    raw = np.frombuffer(base64.b64decode(text), np.uint8 if scale == 100 else "<u2")
+    if raw.size != points * 3:
+        raise ValueError(f"expected {points * 3} values, got {raw.size}")
+    return raw.reshape(points, 3).astype(np.float32) / scale
 
 
 def sample_grid(frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
@@ -601,7 +632,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     mammoth.echo = _mammoth_echo(grids[0], empty[CENTRE] * light0[CENTRE], light0[CENTRE], lines, mammoth, hunters,
                                  dark_colour)
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
-                       lines, print_colour), cells
+                       lines, print_colour, (grids[0][CENTRE] / light0[CENTRE]).astype(np.float32)), cells
 
 
 def _echo(step, label: str, hunters: dict, mammoth: Look, dark_colour) -> dict:
@@ -807,14 +838,21 @@ def _family(grid_lab: np.ndarray, which: np.ndarray, colours: np.ndarray) -> np.
     """(37, n) the player whose colour family each of the ``which`` points shows (-1:
     none): the chromatic player (``colours`` (37, K, 3) RGB under each cell's light)
     nearest in hue, within :data:`FAMILY_HUE` degrees, whatever the lightness and the
-    strength (a printed trap is a paler or deeper shade of its player's colour).
-    Neutral colours (white, grey, near-black) have no hue to go by.
+    strength (a printed trap is a paler or deeper shade of its player's colour), or
+    within half the way to the next player's hue, up to :data:`FAMILY_HUE_ALONE` (a
+    disc trap printed deeper than its meeple, under a tinted light at the board's
+    edge, lay 26° from its player's hue and 90° from any other's). Neutral colours
+    (white, grey, near-black) have no hue to go by.
 
     >>> lab = to_lab(np.array([[0.9, 0.85, 0.2], [0.5, 0.5, 0.5]]))[None]        # yellow, grey
     >>> seen = to_lab(np.array([[[0.7, 0.62, 0.15], [0.2, 0.3, 0.8]]]))
     >>> colours = np.array([[[0.8, 0.7, 0.3], [0.2, 0.3, 0.7]]])
     >>> _family(seen, np.ones((1, 2), bool), colours).tolist()
     [[0, 1]]
+    >>> disc = to_lab(np.array([[[0.55, 0.12, 0.4]]]))                           # 29° from the magenta
+    >>> magenta, green, yellow, violet = [0.52, 0.14, 0.23], [0.18, 0.9, 0.24], [0.94, 0.69, 0.08], [0.45, 0.15, 0.6]
+    >>> [_family(disc, np.ones((1, 1), bool), np.array([c])).item() for c in ([magenta, green, yellow], [magenta, violet])]
+    [0, -1]
     """
     out = np.full(which.shape, -1)
     cells, points = np.nonzero(which)
@@ -827,7 +865,13 @@ def _family(grid_lab: np.ndarray, which: np.ndarray, colours: np.ndarray) -> np.
     theirs = np.degrees(np.arctan2(lab[cells][..., 2], lab[cells][..., 1]))          # (m, K)
     gap = np.abs((hue - theirs + 180) % 360 - 180)
     gap = np.where(chromatic[cells] & (np.hypot(seen[:, 1], seen[:, 2]) >= FAMILY_CHROMA)[:, None], gap, np.inf)
-    out[cells, points] = np.where(gap.min(axis=1) < FAMILY_HUE, gap.argmin(axis=1), -1)
+    # A hue far from every other player's may stray further (a lamp's tint, a trap
+    # printed deeper than its hunter): up to half the way to the next player's hue.
+    order = np.sort(gap, axis=1)
+    second = order[:, 1] if gap.shape[1] > 1 else np.full(len(gap), np.inf)
+    spread = second - np.where(np.isfinite(order[:, 0]), order[:, 0], 0.0)      # (no hue at all: inf)
+    line = np.clip(spread / 2, FAMILY_HUE, FAMILY_HUE_ALONE)
+    out[cells, points] = np.where(order[:, 0] < line, gap.argmin(axis=1), -1)
     return out
 
 
@@ -863,7 +907,7 @@ def _remainder_owned(bodies_c: np.ndarray, sizes: np.ndarray, k: int) -> bool:
                 or bodies_c[k] - sizes[k] >= OWNER_POINTS)
 
 
-def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
+def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None, family=None):
     """``({label: cell}, confidence)``: each hunter on the cell showing about his own
     size of his colour (more is a trap of his colour, less a piece of that colour seen
     on its edge), where what he leaves unexplained on the cell has an owner (a piece
@@ -873,7 +917,11 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
     shadow; a flat trap has none) tells which, and anywhere a cell lacking it fits him
     less (:data:`DARK_MISSING`). A hunter seen standing at setup fits a
     cell where his colour lies flat (``stances`` (37, K), :func:`stance`) less: a lone
-    trap of his colour and size, seen from a tilted camera."""
+    trap of his colour and size, seen from a tilted camera. A patch his size that
+    shows, with its shades of his colour (``family`` (37, K), :func:`_family`), a
+    trap's size is his trap, printed in more than one shade, when those shades alone
+    are a trap's worth of change (:data:`TRAP_POINTS`; a small piece's few shaded
+    points are no print)."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     conf = np.ones(NUM_CELLS)
@@ -882,6 +930,8 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
         look = looks[k]
         share = np.where(ok, bodies[:, k] / sizes[k], 0.0)
         trap_sized = share >= TRAP_FACTOR
+        if family is not None:
+            trap_sized |= ok & (family[:, k] >= TRAP_POINTS) & ((bodies[:, k] + family[:, k]) / sizes[k] >= TRAP_FACTOR)
         fit = np.where(share >= HUNTER_SHARE, np.minimum(share, 1.0 / np.maximum(share, 1e-6)), share - 1.0)
         for c in np.flatnonzero((share >= HUNTER_SHARE) & ~trap_sized):
             if changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k):
@@ -904,6 +954,15 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
             if dshare.max() >= DARK_SHARE:
                 hunters[label] = int(np.argmax(dshare))
             conf = _choice_confidence(conf, dshare, DARK_SHARE)
+        elif on_own_trap(share, stances, k, looks):
+            # Drawn out along the lean where his lone traps lie flat: he stands on one.
+            # (None drawn out: each may still hide him, as below.)
+            drawn = np.where(trap_sized & (stances[:, k] > 0), stances[:, k], 0.0)
+            if drawn.max() >= STANDS:
+                hunters[label] = int(np.argmax(drawn))
+                conf = _choice_confidence(conf, drawn, STANDS)
+            else:
+                conf[trap_sized] = 0.0
         elif trap_sized.any():
             # Not seen anywhere, and nothing of his own tells him on a trap of his colour
             # (a flat piece of exactly its colour): each such trap may hide him.
@@ -911,6 +970,16 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None):
         else:
             conf = _choice_confidence(conf, share, HUNTER_SHARE)
     return hunters, conf
+
+
+def on_own_trap(share: np.ndarray, stances: np.ndarray | None, k: int, looks: list) -> bool:
+    """Whether player ``k``'s stance (:func:`stance`) can tell which trap-sized patch of
+    his colour holds his hunter: the set's hunters stand (one of them was seen standing
+    at setup: a set's hunters are of one design, and a hunter put down where the camera
+    looks straight down shows no lean), and the lean can be told on such patches."""
+    if stances is None or max(look.stands for look in looks) < STANDS:
+        return False
+    return bool(((share >= TRAP_FACTOR) & (stances[:, k] > 0)).any())
 
 
 #: A lone hunter shows about his own size of his colour (share 1, within this factor).
@@ -1156,11 +1225,11 @@ def _print_points(model: ChangeModel, grid, grid_lab, expected, gain) -> np.ndar
     return (matched & (label == 1))[0]
 
 
-def _place_hunters(bodies, dark_counts, changed, looks, labels, ok, grass, stances):
+def _place_hunters(bodies, dark_counts, changed, looks, labels, ok, grass, stances, family_counts=None):
     """``(hunters, confidence, {cell: label} of hunters on their own trap)``: each hunter
     by his colour (:func:`_hunters`), then told from the traps of his colour
     (:func:`hunters_among_traps`) when the frame shows lone traps."""
-    hunters, conf = _hunters(bodies, dark_counts, changed, looks, labels, ok, stances)
+    hunters, conf = _hunters(bodies, dark_counts, changed, looks, labels, ok, stances, family_counts)
     ratio = trap_share(bodies, looks, hunters, labels, ok & grass)
     if ratio is None:
         return hunters, conf, {}
@@ -1216,6 +1285,21 @@ def echoes(hunters: dict, looks: list[Look], labels: list[str]) -> np.ndarray:
     return lent
 
 
+def still_on_cross(model: ChangeModel, grid_lab: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, float]:
+    """``((n,) points, share)``: the cross cell's points that still look as at setup
+    (:attr:`ChangeModel.cross_setup`, under the board's light around the cross now), and
+    the share of its middle (:data:`CROSS_MIDDLE`) that does. The mammoth stood there
+    at setup whatever it looks like (a token printed in several colours, a figure, on a
+    cross printed on its own plate): while the middle looks as then, it has not left;
+    once it has, the middle shows the cross's plate or print instead."""
+    if model.cross_setup is None:
+        return np.zeros(len(GRID), bool), 0.0
+    light = np.exp(np.median(np.log(np.clip(gain[_AROUND[CENTRE]], 0.02, None)), axis=0))
+    setup_lab = to_lab(np.clip(model.cross_setup * light, 0, 1))
+    still = changed_points(grid_lab[CENTRE:CENTRE + 1], setup_lab[None])[0] <= CHANGED
+    return still, float(still[_RADIUS <= CROSS_MIDDLE].mean())
+
+
 @dataclass
 class ChangeReading:
     mammoth: int | None
@@ -1242,6 +1326,7 @@ class ChangeEvidence(NamedTuple):
     unknown: np.ndarray        # (37,) cells with changes of no learnt colour
     ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
     stances: np.ndarray | None  # (37, K) :func:`stance` of each player's points
+    still_share: float         # the cross's middle still as at setup (:func:`still_on_cross`)
 
 
 def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
@@ -1258,6 +1343,10 @@ def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
     moved[CENTRE, list(model.cross_print)] = False
     if model.print_colour is not None:
         moved[CENTRE] &= ~_print_points(model, grid, grid_lab, expected, gain)
+    # The cross still looking as at setup is the mammoth still on it. (Its points are
+    # left to the colours: taken out, the few a hunter's colour explains there were
+    # read as him on the cross, at setup on sim.tabletop development table 5,000,020.)
+    _, still_share = still_on_cross(model, grid_lab, gain)
     looks = [model.mammoth] + [model.hunters[k] for k in labels]
     refl = np.array([look.colour for look in looks] + [model.dark])                 # (K+2, 3)
     colours = np.clip(refl[None, :, :] * gain[:, None, :], 0, 1)                    # (37, K+2, 3)
@@ -1329,7 +1418,7 @@ def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
     if leans is not None:
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
     return ChangeEvidence(looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown,
-                          ring_changed, stances)
+                          ring_changed, stances, still_share)
 
 
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
@@ -1350,7 +1439,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     if evidence is None:
         evidence = change_evidence(model, grid, labels, leans)
     (looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown, ring_changed,
-     stances) = evidence
+     stances, still_share) = evidence
     ring_changed = ring_changed.copy()
     ok = readable & ~unknown
     conf = np.ones(NUM_CELLS)
@@ -1364,7 +1453,13 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
     mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
-    if best < MAMMOTH_SHARE:
+    if still_share >= MAMMOTH_STAYS and ok[CENTRE]:
+        # Whatever its colours show elsewhere (a token printed in several, a white
+        # trap like its cream), the mammoth has not left a cross that looks as at setup.
+        mammoth = CENTRE
+        conf = np.ones(NUM_CELLS)
+        conf[CENTRE] = float(np.clip((still_share - MAMMOTH_STAYS) * 4, 0, 1))
+    elif best < MAMMOTH_SHARE:
         # A mammoth token as wide as its tile covers the tile's ring, which then passes
         # for a hand (``readable``). A cell that shows the whole mammoth, its full learnt
         # size, where no readable cell shows it, is the mammoth's: its ring is the token.
@@ -1381,13 +1476,14 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         bodies[mammoth] = np.maximum(bodies[mammoth] - lent, 0.0)
 
     changed = moved.sum(axis=1).astype(float)
-    hunters, hunter_conf, under = _place_hunters(bodies, dark_counts, changed, looks[1:], labels, ok, grass, stances)
+    hunters, hunter_conf, under = _place_hunters(bodies, dark_counts, changed, looks[1:], labels, ok, grass, stances,
+                                                 family_counts)
     # A hunter read beside another whose piece alone showed as much of his colour at
     # setup is that other's echo (a highlight, a shaded side): read again without it.
     echoed = echo_hunters(hunters, looks[1:], labels, bodies)
     if echoed.any():
         hunters, hunter_conf, under = _place_hunters(bodies - echoed, dark_counts, changed, looks[1:], labels, ok,
-                                                     grass, stances)
+                                                     grass, stances, family_counts)
     # ... and no trap of that colour under him either.
     bodies = np.maximum(bodies - echoes(hunters, looks[1:], labels), 0.0)
     conf = np.minimum(conf, hunter_conf)

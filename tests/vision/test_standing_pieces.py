@@ -166,3 +166,14 @@ def test_a_mammoth_token_as_wide_as_its_tile_is_read_where_it_lies():
     for frame, truth in left:
         seen = BoardReader(calibration).read(frame.image(), 0.0)
         assert seen.mammoth == parse_cell(truth["mammoth"]) and seen.mammoth not in seen.occluded_cells
+
+
+def test_a_mammoth_token_on_a_cross_as_at_setup_is_read_there_in_every_frame():
+    """A token printed in two colours on a cross with its own plate, never moved: its
+    learnt colour shows as much on other cells (a trap, a rock) as on the cross, and it
+    was read there in all four frames. The cross still looks as at setup, so it has not
+    left: read on the cross in each."""
+    sample, _, calibration = table(5_000_025)
+    assert all(truth["mammoth"] == "0,0" for _, truth in sample.reads)
+    for frame, _ in sample.reads:
+        assert BoardReader(calibration).read(frame.image(), 0.0).mammoth == CENTRE
