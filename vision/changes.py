@@ -23,7 +23,9 @@ calibration):
   leaves unexplained has an owner and his dark part shows (:func:`_hunters`); on a trap
   of his own colour, his dark part tells him. What a piece lends the others' colours
   is no piece of theirs (:func:`echoes`). A trap is what the hunters on a grass cell
-  leave unexplained, owned by the colour shown beyond them (:func:`_traps`).
+  leave unexplained, owned by the colour shown beyond them (:func:`_traps`); on a lone
+  trap, by a colour that reaches full depth there (:func:`colour_depth`), not one that
+  only passes for it blended with the tile.
 
 Confidence per cell says how far each count is from the line it was judged against;
 the tracker waits when a cell is unsure (:mod:`vision.stability`).
