@@ -1384,9 +1384,15 @@ def colour_depth(grid: np.ndarray, expected: np.ndarray, colours: np.ndarray, wh
     t = expected[cells, points]
     span = colours[cells, k] - t
     a = ((grid[cells, points] - t) * span).sum(axis=1) / np.maximum((span * span).sum(axis=1), 1e-4)
-    for c, kk in set(zip(cells.tolist(), k.tolist())):
-        mine = (cells == c) & (k == kk)
-        out[c, kk] = np.percentile(a[mine], 90)
+    # Each (cell, player) group's 90th percentile at once (linear, as np.percentile).
+    group = cells * colours.shape[1] + k
+    order = np.lexsort((a, group))
+    group, a = group[order], a[order]
+    keys, starts, sizes = np.unique(group, return_index=True, return_counts=True)
+    at = starts + 0.9 * (sizes - 1)
+    low = np.floor(at).astype(int)
+    high = np.minimum(low + 1, starts + sizes - 1)
+    out.flat[keys] = a[low] + (at - low) * (a[high] - a[low])
     return out
 
 
