@@ -23,7 +23,9 @@ calibration):
   leaves unexplained has an owner and his dark part shows (:func:`_hunters`); on a trap
   of his own colour, his dark part tells him. What a piece lends the others' colours
   is no piece of theirs (:func:`echoes`). A trap is what the hunters on a grass cell
-  leave unexplained, owned by the colour shown beyond them (:func:`_traps`).
+  leave unexplained, owned by the colour shown beyond them (:func:`_traps`); on a lone
+  trap, by a colour that reaches full depth there (:func:`colour_depth`), not one that
+  only passes for it blended with the tile.
 
 Confidence per cell says how far each count is from the line it was judged against;
 the tracker waits when a cell is unsure (:mod:`vision.stability`).
@@ -102,6 +104,13 @@ OWNER_POINTS = 20
 #: Under a hunter, a trap shows at least this many points of its player's colour
 #: beyond the hunter's own, whatever else his extent explains.
 UNDER_OWNER = 40
+#: A flat piece covers its cell's middle: its player's colour reaches full depth there
+#: (the deepest tenth of his points at least TRAP_DEPTH of the way from the tile to
+#: his colour, :func:`colour_depth`). A colour that only ever shows half-mixed with the
+#: tile is another's passing for it (grey on green reads as purple mixed with green):
+#: on a lone trap, such a player counts SHALLOW_SHARE of his points for its owner.
+TRAP_DEPTH = 0.8
+SHALLOW_SHARE = 0.1
 #: A hunter whose cell would keep a remainder of no owner's colour fits that much less.
 UNOWNED_PENALTY = 0.5
 #: On his own trap, a hunter shows this share of the dark points learnt with him.
@@ -1144,14 +1153,17 @@ def spills(hunters: dict, labels: list, mine: np.ndarray, moved: np.ndarray):
     return points, changed
 
 
-def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None, spill=None, no_trap=None):
+def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None, spill=None, no_trap=None,
+           depth=None):
     """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
     (and the figures leaning over it from their neighbours) leave unexplained, over
     :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
     most beyond his own hunter there. Traps lie on grass only, never under the
     mammoth; one trap a cell. ``no_trap`` (37 bools) are the cells another judge (the
     learned classifier, :data:`NO_TRAP_ODDS`) is sure hold none: what is left
-    unexplained there is no trap, and the cell, read empty, is unsure (asked about)."""
+    unexplained there is no trap, and the cell, read empty, is unsure (asked about).
+    ``depth`` (37, K, :func:`colour_depth`): on a lone trap, a player whose colour never
+    reaches :data:`TRAP_DEPTH` is ranked behind those whose colour does."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     overhangs = np.array([look.overhang for look in looks])
@@ -1171,9 +1183,12 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None
             overhang = np.maximum(overhang, spill[0][c])
             residual = min(residual, changed[c] - (extents * here).sum() - spill[1][c])
         excess = bodies[c] - sizes * here - overhang
-        order = np.argsort(-excess)
-        best = excess[order[0]]
-        second = max(excess[order[1]], 0.0) if len(order) > 1 else 0.0
+        # (Whether a trap is seen goes by the most points; whose, by the ranked claims.)
+        claim = _owner_rank(excess, None if depth is None or here.any() else depth[c])
+        order = np.argsort(-claim)
+        best = excess.max()
+        lead = claim[order[0]]
+        second = max(claim[order[1]], 0.0) if len(order) > 1 else 0.0
         # Under a standing hunter, his own extent (his shade, his shadow) may hide most
         # of a trap's change: a clear patch of a player's colour beyond him still tells it.
         under = here.any() and best >= UNDER_OWNER
@@ -1193,9 +1208,22 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None
         if under:
             margin = max(margin, (best - UNDER_OWNER) / UNDER_OWNER)
         if residual >= TRAP_POINTS or under:
-            margin = min(margin, (best - second) / max(best, 1.0), abs(best - OWNER_POINTS) / OWNER_POINTS)
+            margin = min(margin, (lead - second) / max(lead, 1.0), abs(best - OWNER_POINTS) / OWNER_POINTS)
         conf[c] = float(np.clip(margin * 2, 0, 1))
     return traps, conf
+
+
+def _owner_rank(excess: np.ndarray, depth: np.ndarray | None) -> np.ndarray:
+    """Each player's claim on a trap: his colour's excess there, but only
+    :data:`SHALLOW_SHARE` of it where his colour stays shallower than :data:`TRAP_DEPTH`
+    (``depth`` NaN: no point of his to judge by, his claim stands).
+
+    >>> _owner_rank(np.array([120.0, 30.0]), np.array([0.6, 1.0])).tolist()
+    [12.0, 30.0]
+    """
+    if depth is None:
+        return excess
+    return np.where(depth < TRAP_DEPTH, excess * SHALLOW_SHARE, excess)
 
 
 def _choice_confidence(conf: np.ndarray, score: np.ndarray, line: float) -> np.ndarray:
@@ -1327,6 +1355,7 @@ class ChangeEvidence(NamedTuple):
     ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
     stances: np.ndarray | None  # (37, K) :func:`stance` of each player's points
     still_share: float         # the cross's middle still as at setup (:func:`still_on_cross`)
+    depth: np.ndarray          # (37, K) :func:`colour_depth` of each player's points (NaN: none)
 
 
 def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
@@ -1417,8 +1446,43 @@ def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
     stances = None
     if leans is not None:
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
+    depth = colour_depth(grid, expected, colours[:, 1:-1], moved, label - 1)
     return ChangeEvidence(looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown,
-                          ring_changed, stances, still_share)
+                          ring_changed, stances, still_share, depth)
+
+
+def colour_depth(grid: np.ndarray, expected: np.ndarray, colours: np.ndarray, which: np.ndarray,
+                 owner: np.ndarray) -> np.ndarray:
+    """(37, K) how far each player's points on each cell go from the tile towards his
+    colour: of the ``which`` points whose ``owner`` (index into the K ``colours``, (37,
+    K, 3) under each cell's light) is he, the 90th percentile of ``a`` in ``tile + a
+    (colour - tile)`` (1: his colour itself; NaN where he has no point). A piece's
+    middle shows its colour at full depth, its edge blended with the tile.
+
+    >>> tile = np.full((1, 4, 3), 0.2)
+    >>> colours = np.array([[[0.8, 0.2, 0.2], [0.2, 0.2, 0.8]]])                   # red, blue
+    >>> grid = np.array([[[0.8, 0.2, 0.2], [0.5, 0.2, 0.2], [0.2, 0.2, 0.5], [0.2, 0.2, 0.5]]])
+    >>> colour_depth(grid, tile, colours, np.ones((1, 4), bool), np.array([[0, 0, 1, 1]])).round(2).tolist()
+    [[0.95, 0.5]]
+    """
+    out = np.full(colours.shape[:2], np.nan)
+    cells, points = np.nonzero(which & (owner >= 0) & (owner < colours.shape[1]))
+    if not cells.size:
+        return out
+    k = owner[cells, points]
+    t = expected[cells, points]
+    span = colours[cells, k] - t
+    a = ((grid[cells, points] - t) * span).sum(axis=1) / np.maximum((span * span).sum(axis=1), 1e-4)
+    # Each (cell, player) group's 90th percentile at once (linear, as np.percentile).
+    group = cells * colours.shape[1] + k
+    order = np.lexsort((a, group))
+    group, a = group[order], a[order]
+    keys, starts, sizes = np.unique(group, return_index=True, return_counts=True)
+    at = starts + 0.9 * (sizes - 1)
+    low = np.floor(at).astype(int)
+    high = np.minimum(low + 1, starts + sizes - 1)
+    out.flat[keys] = a[low] + (at - low) * (a[high] - a[low])
+    return out
 
 
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
@@ -1439,7 +1503,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     if evidence is None:
         evidence = change_evidence(model, grid, labels, leans)
     (looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown, ring_changed,
-     stances, still_share) = evidence
+     stances, still_share, depth) = evidence
     ring_changed = ring_changed.copy()
     ok = readable & ~unknown
     conf = np.ones(NUM_CELLS)
@@ -1491,6 +1555,6 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     spill = spills(hunters, labels, mine, moved)
     no_trap = None if trap_odds is None else np.asarray(trap_odds) < NO_TRAP_ODDS
     traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth, under,
-                              spill, no_trap)
+                              spill, no_trap, depth)
     conf = np.minimum(conf, trap_conf)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
