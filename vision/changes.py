@@ -1176,8 +1176,8 @@ def _place_hunters(bodies, dark_counts, changed, looks, labels, ok, grass, stanc
 def seen_hunters(bodies, looks, labels, hunters, conf, ok, hunter_odds, mammoth=None):
     """``(hunters, confidence)`` with the hunters read nowhere placed, unsure, where the
     learned classifier is sure a hunter stands (:data:`HUNTER_ODDS`) and none was read:
-    on each such cell, the unplaced player showing most of his colour there, from a
-    trace of it (:data:`TRACE_SHARE` of his body) up. A glass bead shows its tile
+    on each such cell, the unplaced player showing most of his colour there, a trace
+    of it (:data:`TRACE_SHARE` of his body, short of :data:`HUNTER_SHARE`). A glass bead shows its tile
     through it and little of its learnt colour, but the classifier still sees a piece.
 
     >>> looks = [Look((0.5, 0.5, 0.5), 100.0), Look((0.2, 0.2, 0.2), 50.0)]
@@ -1195,9 +1195,9 @@ def seen_hunters(bodies, looks, labels, hunters, conf, ok, hunter_odds, mammoth=
     pairs = sorted(((bodies[c, k] / sizes[k], int(c), k) for c in cells for k in unplaced), reverse=True)
     hunters, conf = dict(hunters), conf.copy()
     for share, cell, k in pairs:
-        if share < TRACE_SHARE:
-            break
-        if labels[k] in hunters or cell in hunters.values():
+        # (More than a trace was weighed already: a patch as large as he is, yet not
+        # read as him, is a piece of his colour that is not he, his trap.)
+        if share < TRACE_SHARE or share >= HUNTER_SHARE or labels[k] in hunters or cell in hunters.values():
             continue
         hunters[labels[k]] = cell
         conf[cell] = 0.0
