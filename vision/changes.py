@@ -1177,16 +1177,17 @@ def seen_hunters(bodies, looks, labels, hunters, conf, ok, hunter_odds, mammoth=
     """``(hunters, confidence)`` with the hunters read nowhere placed, unsure, where the
     learned classifier is sure a hunter stands (:data:`HUNTER_ODDS`) and none was read:
     on each such cell, the unplaced player showing most of his colour there, a trace
-    of it (:data:`TRACE_SHARE` of his body, short of :data:`HUNTER_SHARE`). A glass bead shows its tile
-    through it and little of its learnt colour, but the classifier still sees a piece.
+    of it (:data:`TRACE_SHARE` of his body, short of :data:`HUNTER_SHARE`). A glass
+    bead shows its tile through it and little of its learnt colour, but the classifier
+    still sees a piece. (A patch as large as he is was weighed already: his trap.)
 
     >>> looks = [Look((0.5, 0.5, 0.5), 100.0), Look((0.2, 0.2, 0.2), 50.0)]
     >>> bodies = np.zeros((NUM_CELLS, 2)); bodies[4] = (12, 3); bodies[9] = (90, 0)
     >>> odds = np.zeros(NUM_CELLS); odds[[4, 9]] = 0.97
     >>> hunters, conf = seen_hunters(bodies, looks, ["c0", "c1"], {"c1": 7}, np.ones(NUM_CELLS),
     ...                              np.ones(NUM_CELLS, bool), odds)
-    >>> hunters, float(conf[9]) < 0.1
-    ({'c1': 7, 'c0': 9}, True)
+    >>> hunters, float(conf[4]) < 0.1, float(conf[9])
+    ({'c1': 7, 'c0': 4}, True, 1.0)
     """
     sizes = np.array([max(look.body, 1.0) for look in looks])
     taken = set(hunters.values()) | ({mammoth} if mammoth is not None else set())
