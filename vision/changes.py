@@ -152,6 +152,12 @@ FLAT_PENALTY = 0.3
 #: tables of both generators (docs/vision.md): of the trap patches it vetoes, none was a
 #: trap; at 0.05 it began to veto real ones.
 NO_TRAP_ODDS = 0.01
+#: The classifier this sure that a hunter stands on a cell where none was read...
+HUNTER_ODDS = 0.9
+#: ... puts there a player whose hunter was read nowhere, when the cell shows at least
+#: this share of his body's colour (a glass bead shows its tile through it, little of
+#: the colour learnt at setup). Such a guess is always unsure (:func:`seen_hunters`).
+TRACE_SHARE = 0.1
 
 
 @dataclass
@@ -1264,6 +1270,38 @@ def _place_hunters(bodies, dark_counts, changed, looks, labels, ok, grass, stanc
     return hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, conf, ratio, ok, grass)
 
 
+def seen_hunters(bodies, looks, labels, hunters, conf, ok, hunter_odds, mammoth=None):
+    """``(hunters, confidence)`` with the hunters read nowhere placed, unsure, where the
+    learned classifier is sure a hunter stands (:data:`HUNTER_ODDS`) and none was read:
+    on each such cell, the unplaced player showing most of his colour there, a trace
+    of it (:data:`TRACE_SHARE` of his body, short of :data:`HUNTER_SHARE`). A glass
+    bead shows its tile through it and little of its learnt colour, but the classifier
+    still sees a piece. (A patch as large as he is was weighed already: his trap.)
+
+    >>> looks = [Look((0.5, 0.5, 0.5), 100.0), Look((0.2, 0.2, 0.2), 50.0)]
+    >>> bodies = np.zeros((NUM_CELLS, 2)); bodies[4] = (12, 3); bodies[9] = (90, 0)
+    >>> odds = np.zeros(NUM_CELLS); odds[[4, 9]] = 0.97
+    >>> hunters, conf = seen_hunters(bodies, looks, ["c0", "c1"], {"c1": 7}, np.ones(NUM_CELLS),
+    ...                              np.ones(NUM_CELLS, bool), odds)
+    >>> hunters, float(conf[4]) < 0.1, float(conf[9])
+    ({'c1': 7, 'c0': 4}, True, 1.0)
+    """
+    sizes = np.array([max(look.body, 1.0) for look in looks])
+    taken = set(hunters.values()) | ({mammoth} if mammoth is not None else set())
+    cells = [c for c in np.flatnonzero(ok & (np.asarray(hunter_odds) >= HUNTER_ODDS)) if c not in taken]
+    unplaced = [k for k, label in enumerate(labels) if label not in hunters]
+    pairs = sorted(((bodies[c, k] / sizes[k], int(c), k) for c in cells for k in unplaced), reverse=True)
+    hunters, conf = dict(hunters), conf.copy()
+    for share, cell, k in pairs:
+        # (More than a trace was weighed already: a patch as large as he is, yet not
+        # read as him, is a piece of his colour that is not he, his trap.)
+        if share < TRACE_SHARE or share >= HUNTER_SHARE or labels[k] in hunters or cell in hunters.values():
+            continue
+        hunters[labels[k]] = cell
+        conf[cell] = 0.0
+    return hunters, conf
+
+
 #: A hunter's patch on a cell shared with another is that other's echo when it is no
 #: larger than this many times what the other's piece alone showed of it at setup.
 ECHO_ALLOWANCE = 1.5
@@ -1487,7 +1525,7 @@ def colour_depth(grid: np.ndarray, expected: np.ndarray, colours: np.ndarray, wh
 
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None,
-                 trap_odds: np.ndarray | None = None,
+                 trap_odds: np.ndarray | None = None, hunter_odds: np.ndarray | None = None,
                  evidence: ChangeEvidence | None = None) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
@@ -1497,7 +1535,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     (:func:`vision.reader.figure_leans`) tell a standing hunter from a flat trap of his
     colour (:func:`stance`). ``trap_odds`` (37,), the learned classifier's odds of a
     trap on each cell (:mod:`vision.cell_model`), veto a trap where it is sure there is
-    none (:data:`NO_TRAP_ODDS`). ``evidence`` is :func:`change_evidence` of the same grid,
+    none (:data:`NO_TRAP_ODDS`); its ``hunter_odds`` place, unsure, a hunter read nowhere
+    where it is sure one stands (:func:`seen_hunters`). ``evidence`` is :func:`change_evidence` of the same grid,
     labels and leans when already measured (read again with other cells covered).
     """
     if evidence is None:
@@ -1548,6 +1587,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     if echoed.any():
         hunters, hunter_conf, under = _place_hunters(bodies - echoed, dark_counts, changed, looks[1:], labels, ok,
                                                      grass, stances, family_counts)
+    seen_bodies = bodies
     # ... and no trap of that colour under him either.
     bodies = np.maximum(bodies - echoes(hunters, looks[1:], labels), 0.0)
     conf = np.minimum(conf, hunter_conf)
@@ -1557,4 +1597,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth, under,
                               spill, no_trap, depth)
     conf = np.minimum(conf, trap_conf)
+    if hunter_odds is not None:
+        # (After the traps: a hunter guessed from a trace of his colour explains none
+        # of his cell's change, and a trap under him is read as without him.)
+        hunters, conf = seen_hunters(seen_bodies, looks[1:], labels, hunters, conf, ok, hunter_odds, mammoth)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)

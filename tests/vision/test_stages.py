@@ -151,6 +151,31 @@ def test_a_patch_the_classifier_is_sure_holds_no_trap_is_no_trap_and_is_asked_ab
     assert read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], trap_odds=odds).traps == {9: "c1", 14: "c1"}
 
 
+def test_a_hunter_showing_a_trace_of_his_colour_is_placed_unsure_where_the_classifier_sees_a_hunter():
+    """A glass bead shows its tile through it, and little of the colour learnt for it
+    at setup: too little to be read as a hunter. Where the learned classifier is sure
+    a hunter stands and none was read, the player read nowhere whose colour that cell
+    shows is placed there, and the cell is unsure (asked about). The classifier's
+    odds on a cell showing none of his colour, or short of sure, place nobody."""
+    from vision.changes import HUNTER_ODDS, HUNTER_SHARE, TRACE_SHARE
+    from vision.reader import UNSURE
+    model, grid = model_and_grid()
+    trace = blob(grid, 7, RED, 0.09)
+    assert TRACE_SHARE <= trace / model.hunters["c0"].body < HUNTER_SHARE
+    blob(grid, 25, BLUE, 0.2)
+    blob(grid, 20, (0.35, 0.25, 0.15), 0.55)
+    ok = np.ones(NUM_CELLS, bool)
+    assert read(model, grid).hunters == {"c1": 25}
+    odds = np.full(NUM_CELLS, 0.02)
+    odds[[7, 11, 25]] = (HUNTER_ODDS + 1) / 2
+    seen = read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], hunter_odds=odds)
+    assert seen.hunters == {"c1": 25, "c0": 7}
+    assert seen.confidence[7] < UNSURE <= seen.confidence[25]
+    assert seen.traps == {} and seen.mammoth == 20
+    odds[7] = HUNTER_ODDS * 0.9
+    assert read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], hunter_odds=odds).hunters == {"c1": 25}
+
+
 def test_a_lone_hunter_is_read_where_he_stands_and_nothing_else():
     model, grid = model_and_grid()
     blob(grid, 5, RED, 0.2, at=(0.2, -0.1))
