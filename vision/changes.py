@@ -128,6 +128,9 @@ CROSS_MIDDLE = 0.3
 #: ... or on the cross, when this share of its middle still looks as at setup
 #: (:func:`still_on_cross`).
 MAMMOTH_STAYS = 0.6
+#: Below this share the cross yields to a cell showing this many times its mammoth.
+MAMMOTH_SURELY_STAYS = 0.9
+MAMMOTH_ELSEWHERE = 2.0
 #: ... or, on a cell whose tile ring is covered, this share (the whole mammoth).
 MAMMOTH_WHOLE = 1.0
 #: Changed points of no learnt colour: this many make the cell unreadable (a hand, a
@@ -1556,7 +1559,12 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
     mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
     conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
-    if still_share >= MAMMOTH_STAYS and ok[CENTRE]:
+    # A cross only partly as at setup (a token much smaller than its middle, gone: the
+    # rest looks as it did) is weaker than a sighting elsewhere, sure and twice what
+    # the cross shows (`sim.render` scene 1,000,072: the mammoth flickered back).
+    seen_elsewhere = (still_share < MAMMOTH_SURELY_STAYS and order[0] != CENTRE and best >= MAMMOTH_SHARE
+                      and best >= MAMMOTH_ELSEWHERE * mam_share[CENTRE])
+    if still_share >= MAMMOTH_STAYS and ok[CENTRE] and not seen_elsewhere:
         # Whatever its colours show elsewhere (a token printed in several, a white
         # trap like its cream), the mammoth has not left a cross that looks as at setup.
         mammoth = CENTRE

@@ -91,3 +91,22 @@ def test_the_cross_as_at_setup_is_kept_in_the_calibration_file():
     old = ChangeModel.from_json(obj)
     assert old.cross_setup is None
     assert still_on_cross(old, to_lab(np.zeros((NUM_CELLS, len(GRID), 3))), np.ones((NUM_CELLS, 3)))[1] == 0.0
+
+
+def test_a_small_token_gone_from_a_plain_cross_is_read_where_it_lies():
+    """A token much smaller than the cross's middle, on a plain snow cross: once it has
+    moved to a grass cell, most of the cross's middle still looks as at setup, but only
+    partly, and the grass cell shows the whole token and the cross nothing of it, so the
+    mammoth is read on the grass cell (it once flickered back to the cross)."""
+    empty = np.full((NUM_CELLS, len(GRID), 3), GRASS, np.float32)
+    empty[CENTRE] = SNOW
+    token = RADIUS <= 0.2
+    cross = np.full((len(GRID), 3), SNOW, np.float32)
+    cross[token] = BROWN
+    model = ChangeModel(empty, Look(BROWN, float(token.sum())),
+                        {"c0": Look((0.8, 0.15, 0.1), 40.0), "c1": Look(WHITE, 40.0)}, (0.05, 0.05, 0.05),
+                        cross_setup=cross)
+    grid = empty.copy()
+    grid[20, token] = BROWN
+    assert 0.6 <= still_on_cross(model, to_lab(grid), np.ones((NUM_CELLS, 3)))[1] < 0.9
+    assert read(model, grid).mammoth == 20
