@@ -20,9 +20,14 @@ SIZE = 100.0   # a hunter's size in grid points
 @pytest.fixture
 def tracker():
     """A (red) on -3,0, B (blue) on 3,0, the mammoth on the cross; A to move."""
+    return seated("-3,0")
+
+
+def seated(a_cell: str):
+    """A (red) on ``a_cell``, B (blue) on 3,0, the mammoth on the cross; A to move."""
     tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+    tracker.observe(board({"red": a_cell}))
+    tracker.observe(board({"red": a_cell, "blue": "3,0"}))
     # What changed is measured against the board the game was last seen on.
     tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
     return tracker
@@ -227,11 +232,7 @@ def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed()
 
 def on_snow():
     """A (red) on -3,1, a snow cell (no trap can be put down there), B (blue) on 3,0."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-3,1"}))
-    tracker.observe(board({"red": "-3,1", "blue": "3,0"}))
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
-    return tracker
+    return seated("-3,1")
 
 
 def test_an_answer_naming_one_cell_of_a_move_does_not_commit_it_while_its_other_cell_is_unseen():
@@ -393,21 +394,12 @@ def test_a_move_the_changes_show_beside_another_clear_change_needs_the_reader_to
     proposed; with nothing else changing, the changes alone propose it."""
     unsure = replace(board({"blue": "3,0"}), unsure_cells=(parse_cell("-2,0"),))
     far_change = {"m3_0": -1.0, "m2_0": 1.3, "1_1": -0.65}
-    asked = a_on_grass()
+    asked = seated("-3,0")
     asked.feed(unsure, changes(**far_change))
     assert asked.actions == []
-    seen = a_on_grass()
+    seen = seated("-3,0")
     seen.feed(board({"red": "-2,0", "blue": "3,0"}), changes(**far_change))
     assert seen.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
-    quiet = a_on_grass()
+    quiet = seated("-3,0")
     quiet.feed(unsure, changes(m3_0=-1.0, m2_0=1.3))
     assert quiet.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
-
-
-def a_on_grass():
-    """A (red) on -3,0, B (blue) on 3,0, as the ``tracker`` fixture."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
-    return tracker
