@@ -28,7 +28,7 @@ from engine.hexgrid import CENTRE, NUM_CELLS
 
 from .cell_model import cell_crops, decode_crops, encode_crops
 from .changes import LIGHT_STRAY, ChangeModel, changed_counts, learn_changes, sample_grid
-from .colour import (TILE_CLASSES, cluster_tiles_under_light, fit_gain_field, gain_of, lab_distance, labelling_cost,
+from .colour import (TILE_CLASSES, cluster_tiles_under_light, fit_gain_field, gain_of, kmeans, lab_distance, labelling_cost,
                      relit_gain, to_lab)
 from .geometry import (BOARD_RADIUS, CARDS_AGREE, MARKER_IDS, BoardLocator, CellSampler, Geometry, learn_cards, mirror_frame,
                        refine_on_tiles)
@@ -539,9 +539,7 @@ def _learn_mammoth_figure(probe0: np.ndarray, refs_cell, gains) -> np.ndarray:
     mammoth = np.median(pts[far], axis=0)
     if far.sum() >= 10:
         data = (to_lab(pts[far]) * FIGURE_LAB_WEIGHTS).astype(np.float32)
-        _, labels, _ = cv2.kmeans(data, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
-                                  cv2.KMEANS_PP_CENTERS)
-        labels = labels.ravel()
+        labels, _ = kmeans(data, 2)
         big = int(np.bincount(labels, minlength=2).argmax())
         mammoth = np.median(pts[far][labels == big], axis=0)
     return mammoth / light

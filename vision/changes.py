@@ -41,7 +41,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, RADIUS, ring_of
 
-from .colour import DARK_LAB_WEIGHTS, fit_gain_field, lab_distance, to_lab
+from .colour import DARK_LAB_WEIGHTS, fit_gain_field, kmeans, lab_distance, to_lab
 from .geometry import CELL_CENTRES, project
 
 #: The dense grid each cell is compared on (tile circumradii): fine enough that a pawn's
@@ -402,9 +402,7 @@ def _piece_clusters(after_lab: np.ndarray, before_lab: np.ndarray, moved: np.nda
     if idx.size < 15:
         return None
     data = (after_lab[idx] * MATCH_WEIGHTS).astype(np.float32)
-    _, labels, centres = cv2.kmeans(data, 3, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
-                                    cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
+    labels, centres = kmeans(data, 3)
     pts = GRID[idx]
     gap = np.hypot(*(pts - pts.mean(axis=0)).T)
     inner = gap <= np.percentile(gap, 30)
@@ -805,9 +803,7 @@ def _main_cluster(points: np.ndarray, radius: np.ndarray | None = None) -> tuple
     if len(points) < 10:
         return np.median(points, axis=0), 1.0, everything
     data = (to_lab(points) * MATCH_WEIGHTS).astype(np.float32)
-    _, labels, centres = cv2.kmeans(data, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
-                                    cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
+    labels, centres = kmeans(data, 2)
     if np.linalg.norm(centres[0] - centres[1]) < MATCH / 2:
         return np.median(points, axis=0), 1.0, everything
     big = int(np.bincount(labels, minlength=2).argmax())

@@ -143,6 +143,26 @@ def assign_with_quota(cost: np.ndarray, quota=TILE_QUOTA) -> np.ndarray:
     return labels
 
 
+#: OpenCV's k-means draws its starts from the library's global random state; each call
+#: reseeds it so a table calibrates and reads the same on every run.
+KMEANS_SEED = 12345
+
+
+def kmeans(data: np.ndarray, k: int, attempts: int = 3, iterations: int = 20, epsilon: float = 0.5):
+    """``(labels, centres)`` of ``k`` clusters of the rows of ``data`` (k-means++ starts),
+    the same on every run.
+
+    >>> labels, centres = kmeans(np.array([[0, 0], [0, 1], [9, 9], [9, 8]], np.float32), 2)
+    >>> bool(labels[0] == labels[1] != labels[2] == labels[3])
+    True
+    """
+    cv2.setRNGSeed(KMEANS_SEED)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, iterations, epsilon)
+    _, labels, centres = cv2.kmeans(np.ascontiguousarray(data, np.float32), k, None, criteria, attempts,
+                                    cv2.KMEANS_PP_CENTERS)
+    return labels.ravel(), centres
+
+
 #: Random starts of the tiles' first clustering (besides k-means), each in every naming.
 RANDOM_STARTS = 24
 
@@ -151,10 +171,8 @@ def _starts(lab: np.ndarray, weights: np.ndarray) -> list[np.ndarray]:
     """Class centres to start the tiles' clustering from: k-means, and triples of the
     tiles' own colours (plain k-means may split the largest class in two, grass under a
     lamp's fall-off, and merge the other two), each in every naming."""
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 50, 0.1)
-    cv2.setRNGSeed(12345)
-    _, _, km = cv2.kmeans(lab * weights, 3, None, criteria, 8, cv2.KMEANS_PP_CENTERS)
-    rng = np.random.default_rng(12345)
+    _, km = kmeans(lab * weights, 3, attempts=8, iterations=50, epsilon=0.1)
+    rng = np.random.default_rng(KMEANS_SEED)
     triples = [km / weights] + [lab[rng.choice(len(lab), 3, replace=False)] for _ in range(RANDOM_STARTS)]
     return [triple[list(perm)] for triple in triples for perm in itertools.permutations(range(3))]
 

@@ -41,7 +41,7 @@ import numpy as np
 from engine.hexgrid import CENTRE, NUM_CELLS, cell_name
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration, median_zones
-from .colour import TILE_CLASSES, fit_gain_field, gain_of, lab_distance, relit_gain, to_lab
+from .colour import TILE_CLASSES, fit_gain_field, gain_of, kmeans, lab_distance, relit_gain, to_lab
 from .geometry import ZONE_OFFSETS, BoardLocator, CellSampler, mirror_frame
 from .observation import Observation
 
@@ -118,9 +118,7 @@ def _figure_colour(points: np.ndarray, tile: np.ndarray) -> np.ndarray | None:
         return None
     pts = points[far]
     data = (to_lab(pts) * FIGURE_LAB_WEIGHTS).astype(np.float32)
-    _, labels, _ = cv2.kmeans(data, 2, None, (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5), 3,
-                              cv2.KMEANS_PP_CENTERS)
-    labels = labels.ravel()
+    labels, _ = kmeans(data, 2)
     return np.median(pts[labels == int(np.bincount(labels, minlength=2).argmax())], axis=0)
 
 
