@@ -104,6 +104,12 @@ OWNER_POINTS = 20
 #: Under a hunter, a trap shows at least this many points of its player's colour
 #: beyond the hunter's own, whatever else his extent explains.
 UNDER_OWNER = 40
+#: ... and, when the frame's lone traps show how large a trap is (:func:`trap_share`),
+#: at least this share of what the hunters there cannot hide of it (its size less their
+#: extents): less of a player's colour beside another's hunter is not his trap under
+#: that one but his own hunter half hidden behind him (a shared sample: two meeples
+#: side by side, the dark one read as a trap under the yellow).
+UNDER_UNHIDDEN = 0.5
 #: A flat piece covers its cell's middle: its player's colour reaches full depth there
 #: (the deepest tenth of his points at least TRAP_DEPTH of the way from the tile to
 #: his colour, :func:`colour_depth`). A colour that only ever shows half-mixed with the
@@ -1010,6 +1016,12 @@ OFF_BOARD = 0.3
 PATCHES_FIT = 1.0
 #: A patch off the grass is no trap (the rules put traps on grass only).
 NO_TRAP = 10.0
+#: Of a hunter's patches, the only one showing a dark part (his shadow, outline or
+#: shaded side: at least this share of his size, the others under a quarter of it)
+#: holds him: a lone flat trap casts no shadow ...
+DARK_LEAD = 0.2
+#: ... and readings putting him there explain his patches this much better.
+DARK_BONUS = 0.3
 
 
 def _band_misfit(share: float, lo: float, hi: float) -> float:
@@ -1052,6 +1064,21 @@ def trap_share(bodies, looks, hunters, labels, allowed) -> float | None:
     return float(np.median(shares)) if shares else None
 
 
+def _dark_lead(shares: list) -> int | None:
+    """Which of a hunter's patches alone shows a dark part (:data:`DARK_LEAD` of his
+    size, every other under a quarter of that), given each one's dark share; None if
+    none or several do.
+
+    >>> _dark_lead([0.0, 0.34]), _dark_lead([0.3, 0.34]), _dark_lead([0.34])
+    (1, None, None)
+    """
+    if len(shares) < 2:
+        return None
+    lead = int(np.argmax(shares))
+    others = [v for i, v in enumerate(shares) if i != lead]
+    return lead if shares[lead] >= DARK_LEAD and max(others) < DARK_LEAD / 4 else None
+
+
 def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, conf, ratio, ok, grass):
     """``({label: cell}, confidence, {cell: label})``: each hunter told from the traps of
     his colour by the sizes of all his patches at once (one or more), with ``ratio`` the frame's lone
@@ -1089,8 +1116,9 @@ def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, co
                    else 0.0 if covered[c] else _band_misfit(share[c], *trap_band) for c in patches}
         total = sum(as_trap.values())
         readings = [(total + OFF_BOARD, None, False)]        # off the board (in a hand)
-        for c in patches:
-            rest = total - as_trap[c]
+        shaded = _dark_lead([dark_counts[c, k] / sizes[k] for c in patches])
+        for i, c in enumerate(patches):
+            rest = total - as_trap[c] - (DARK_BONUS if i == shaded else 0.0)
             unowned = changed[c] - extents[k] >= TRAP_POINTS and not _remainder_owned(bodies[c], sizes, k)
             readings.append((rest + _band_misfit(share[c], *alone_band) + UNOWNED_PENALTY * unowned, c, False))
             if grass[c] and not shared[c]:
@@ -1099,8 +1127,13 @@ def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, co
         best, cell, on_trap = readings[0]
         if best > PATCHES_FIT:
             continue            # no reading explains his patches: the colour's own reading stands
-        margin = readings[1][0] - best
-        involved = {cell, readings[1][1], hunters.get(label)} - {None}
+        # Where he stands is told against the best reading putting him elsewhere (two
+        # readings of one cell, with and without his trap under him, do not dispute it);
+        # whether his trap lies under him, against that cell read the other way.
+        elsewhere = next(r for r in readings[1:] if r[1] != cell)
+        same = next((r for r in readings[1:] if r[1] == cell), None)
+        margin = elsewhere[0] - best
+        involved = {cell, elsewhere[1], hunters.get(label)} - {None}
         if margin < PATCHES_MARGIN:
             # No clear reading: the colour's own reading stands, and where this one
             # would put him elsewhere, the referee is asked.
@@ -1114,7 +1147,10 @@ def hunters_among_traps(bodies, dark_counts, changed, looks, labels, hunters, co
             hunters.pop(label, None)
         else:
             hunters[label] = cell
-            if on_trap:
+            trap_margin = np.inf if same is None else same[0] - best
+            if trap_margin < PATCHES_MARGIN:
+                conf[cell] = min(conf[cell], trap_margin / (2 * PATCHES_MARGIN))   # his trap: asked
+            elif on_trap:
                 under[cell] = label
     return hunters, conf, under
 
@@ -1159,7 +1195,7 @@ def spills(hunters: dict, labels: list, mine: np.ndarray, moved: np.ndarray):
 
 
 def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None, spill=None, no_trap=None,
-           depth=None):
+           depth=None, ratio=None):
     """``({cell: label}, confidence)``: a trap is what the hunters standing on a cell
     (and the figures leaning over it from their neighbours) leave unexplained, over
     :data:`TRAP_POINTS` grid points; its owner is the player whose colour it shows
@@ -1168,13 +1204,17 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None
     learned classifier, :data:`NO_TRAP_ODDS`) is sure hold none: what is left
     unexplained there is no trap, and the cell, read empty, is unsure (asked about).
     ``depth`` (37, K, :func:`colour_depth`): on a lone trap, a player whose colour never
-    reaches :data:`TRAP_DEPTH` is ranked behind those whose colour does."""
+    reaches :data:`TRAP_DEPTH` is ranked behind those whose colour does. ``ratio``
+    (:func:`trap_share`; None: no lone trap seen): under hunters, a trap shows at least
+    :data:`UNDER_UNHIDDEN` of what they cannot hide of it; a smaller patch there is no
+    trap, and is kept in ``half_hidden`` ({cell: label}) for :func:`half_hidden_hunters`.
+    Returns ``(traps, confidence, half_hidden)``."""
     sizes = np.array([max(look.body, 1.0) for look in looks])
     extents = np.array([max(look.extent, look.body + look.dark, 1.0) for look in looks])
     overhangs = np.array([look.overhang for look in looks])
     where = {label: cell for label, cell in hunters.items()}
     known_under = under or {}
-    traps, conf = {}, np.ones(NUM_CELLS)
+    traps, conf, half_hidden = {}, np.ones(NUM_CELLS), {}
     for c in np.flatnonzero(allowed):
         if c == mammoth:
             continue
@@ -1198,6 +1238,10 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None
         # of a trap's change: a clear patch of a player's colour beyond him still tells it.
         under = here.any() and best >= UNDER_OWNER
         seen = (residual >= TRAP_POINTS or under) and best >= OWNER_POINTS
+        if (seen and here.any() and ratio is not None and c not in known_under
+                and best < UNDER_UNHIDDEN * (ratio * sizes[order[0]] - (extents * here).sum())):
+            seen = False
+            half_hidden[int(c)] = labels[int(order[0])]
         vetoed = seen and no_trap is not None and bool(no_trap[c])
         if seen and not vetoed:
             traps[int(c)] = labels[int(order[0])]
@@ -1215,7 +1259,24 @@ def _traps(bodies, changed, looks, labels, allowed, hunters, mammoth, under=None
         if residual >= TRAP_POINTS or under:
             margin = min(margin, (lead - second) / max(lead, 1.0), abs(best - OWNER_POINTS) / OWNER_POINTS)
         conf[c] = float(np.clip(margin * 2, 0, 1))
-    return traps, conf
+    return traps, conf, half_hidden
+
+
+def half_hidden_hunters(hunters: dict, half_hidden: dict, conf: np.ndarray) -> tuple[dict, np.ndarray]:
+    """``(hunters, confidence)`` with each hunter read nowhere placed, unsure, on the cell
+    where his colour showed too little for a trap under the hunter standing there
+    (:data:`UNDER_UNHIDDEN`): standing pieces side by side hide one another.
+
+    >>> hunters, conf = half_hidden_hunters({"c3": 11}, {11: "c1"}, np.ones(37))
+    >>> hunters, float(conf[11])
+    ({'c3': 11, 'c1': 11}, 0.0)
+    """
+    hunters, conf = dict(hunters), conf.copy()
+    for cell, label in half_hidden.items():
+        if label not in hunters:
+            hunters[label] = cell
+            conf[cell] = 0.0
+    return hunters, conf
 
 
 def _owner_rank(excess: np.ndarray, depth: np.ndarray | None) -> np.ndarray:
@@ -1598,9 +1659,11 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     mine = np.stack([(lit & (label == k + 1)) | (family == k) for k in range(len(labels))], axis=2)
     spill = spills(hunters, labels, mine, moved)
     no_trap = None if trap_odds is None else np.asarray(trap_odds) < NO_TRAP_ODDS
-    traps, trap_conf = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters, mammoth, under,
-                              spill, no_trap, depth)
+    ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
+    traps, trap_conf, half_hidden = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters,
+                                           mammoth, under, spill, no_trap, depth, ratio)
     conf = np.minimum(conf, trap_conf)
+    hunters, conf = half_hidden_hunters(hunters, half_hidden, conf)
     if hunter_odds is not None:
         # (After the traps: a hunter guessed from a trace of his colour explains none
         # of his cell's change, and a trap under him is read as without him.)

@@ -148,7 +148,7 @@ def assign_with_quota(cost: np.ndarray, quota=TILE_QUOTA) -> np.ndarray:
 KMEANS_SEED = 12345
 
 
-def kmeans(data: np.ndarray, k: int, attempts: int = 3, iterations: int = 20, epsilon: float = 0.5):
+def kmeans(data: np.ndarray, k: int, attempts: int = 10, iterations: int = 20, epsilon: float = 0.5):
     """``(labels, centres)`` of ``k`` clusters of the rows of ``data`` (k-means++ starts),
     the same on every run.
 

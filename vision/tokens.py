@@ -447,7 +447,7 @@ class TokenReader:
         hunters, patches = self.kit_hunters(ev, readable, rim_share, has_rim, mammoth if figure else None)
         if not figure:
             mammoth = self.kit_mammoth(ev, readable, has_rim, hunters)
-        traps = self.kit_traps(ev, readable, classes, mammoth, hunters, patches)
+        traps = self.kit_traps(ev, readable, classes, mammoth, hunters, patches, has_rim)
         return Pieces(unreadable, mammoth, hunters, traps, confidence)
 
     def kit_hunters(self, ev: TokenEvidence, readable, rim_share, has_rim, figure_mammoth_cell=None):
@@ -481,19 +481,29 @@ class TokenReader:
         score = ev.trap_votes[cells, 1] - 0.002 * (ev.d_core[cells, 1] + ev.d_trap[cells, 1])
         return int(cells[np.argmax(score)])
 
-    def kit_traps(self, ev: TokenEvidence, readable, classes, mammoth, hunters, patches) -> dict[int, str]:
+    def kit_traps(self, ev: TokenEvidence, readable, classes, mammoth, hunters, patches,
+                  has_rim=None) -> dict[int, str]:
         """A player colour on enough of the trap ring, at most 4 per colour, on grass only
         (the rules): on snow or the cross, a player colour there is a hunter's (two side
         by side reach it). Where hunters stand off the middle (side by side, on the
-        mammoth) only the ring's points beyond them can show a trap under them."""
+        mammoth) only the ring's points beyond them can show a trap under them. A plate
+        smaller than the trap ring (``has_rim``: the outlines seen) shows its colour in
+        the core where no hunter stands, with no outline around it (a kit hunter always
+        has his), or with one while that player's hunter is read on another cell (a
+        player has one hunter; a plate in a colour near the outline's looks outlined)."""
         trap_votes = self._votes_beyond_hunters(ev, hunters, patches)
         best_colour = 2 + trap_votes[:, 2:].argmax(axis=1) if trap_votes.shape[1] > 2 else np.zeros(NUM_CELLS, int)
         grass = classes == TILE_CLASSES.index("grass")
+        not_mammoth = np.arange(NUM_CELLS) != (mammoth if mammoth is not None else -1)
+        plate = np.zeros(NUM_CELLS, bool)
+        if has_rim is not None:
+            plate = readable & grass & not_mammoth & ~np.isin(np.arange(NUM_CELLS), list(hunters.values()))
         traps: dict[int, str] = {}
         for h, label in enumerate(self.labels):
             idx = 2 + h
-            cells = np.flatnonzero(readable & grass & (best_colour == idx) & (trap_votes[:, idx] >= TRAP_SHARE)
-                                   & (np.arange(NUM_CELLS) != (mammoth if mammoth is not None else -1)))
+            ringed = (best_colour == idx) & (trap_votes[:, idx] >= TRAP_SHARE)
+            core_plate = plate & (ev.k_core == idx) & (~has_rim | (label in hunters) if has_rim is not None else False)
+            cells = np.flatnonzero(readable & grass & not_mammoth & (ringed | core_plate))
             cells = cells[np.argsort(-trap_votes[cells, idx])][:MAX_TRAPS_PER_COLOUR]
             for c in cells:
                 traps[int(c)] = label

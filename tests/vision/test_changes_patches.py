@@ -18,13 +18,16 @@ LABELS = ["c0", "c1"]
 GRASS = np.ones(NUM_CELLS, bool)
 
 
-def _read(patches: dict[int, tuple], first_guess: dict, ratio: float, grass=GRASS):
-    """The hunters read from ``patches`` ({cell: (c0's points, c1's points)})."""
-    bodies = np.zeros((NUM_CELLS, 2))
+def _read(patches: dict[int, tuple], first_guess: dict, ratio: float, grass=GRASS, dark=None):
+    """The hunters read from ``patches`` ({cell: (c0's points, c1's points)}), ``dark``
+    ({cell: (c0's dark points, c1's)}) what each one's dark part shows."""
+    bodies, dark_counts = np.zeros((NUM_CELLS, 2)), np.zeros((NUM_CELLS, 2))
     for cell, points in patches.items():
         bodies[cell] = points
+    for cell, points in (dark or {}).items():
+        dark_counts[cell] = points
     changed = bodies.sum(axis=1)
-    return hunters_among_traps(bodies, np.zeros((NUM_CELLS, 2)), changed, LOOKS, LABELS, first_guess,
+    return hunters_among_traps(bodies, dark_counts, changed, LOOKS, LABELS, first_guess,
                                np.ones(NUM_CELLS), ratio, np.ones(NUM_CELLS, bool), grass)
 
 
@@ -136,3 +139,16 @@ def test_a_hunter_is_read_where_his_dark_part_shows_not_on_a_flat_patch_of_his_c
     # Without his dark part learnt (a flat piece), the patch nearer his size is his.
     flat = [Look((0.8, 0.7, 0.4), 75.0, extent=75.0), looks[1]]
     assert _hunters(bodies, dark, bodies.sum(axis=1), flat, LABELS, np.ones(NUM_CELLS, bool))[0]["c0"] == 4
+
+
+def test_of_two_patches_alike_the_one_showing_his_shadow_holds_the_hunter():
+    """Two patches of his colour as large as a lone trap each (a meeple as wide as his
+    trap, standing on it): the sizes cannot tell which holds him, and he was asked
+    about. One shows a dark part a third of his size (his shadow on the trap), the other
+    none (a flat trap casts no shadow): he stands there, on his trap (sim.flatart
+    development table 3,000,030). Without it, the referee is asked, nothing is guessed."""
+    patches = {4: (0, 145), 9: (0, 147)}
+    hunters, conf, _ = _read(patches, {"c0": 20}, ratio=1.64, dark={9: (0, 34)})
+    assert hunters == {"c0": 20, "c1": 9}
+    hunters, conf, _ = _read(patches, {"c0": 20}, ratio=1.64)
+    assert "c1" not in hunters and conf[4] < 0.5 and conf[9] < 0.5

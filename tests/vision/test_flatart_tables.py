@@ -131,3 +131,20 @@ def test_a_mammoth_token_wider_than_the_cross_is_learnt_at_setup():
     observation, truth, info = read(3_000_036, 0)
     assert info["mammoth"] == "token" and info["mammoth_size"] > 1.0
     assert observation.mammoth == parse_cell(truth["mammoth"])
+
+
+def test_the_kits_model_reads_plates_smaller_than_its_trap_ring():
+    """Outlined discs for hunters (the kit's model reads the set) and plain disc traps
+    half a tile wide, short of the ring the kit's traps reach, one of the two players a
+    deep purple close to the outline's colour: every lone plate is found with its owner
+    in all four frames, and two of them are read fully right."""
+    sample, calibration = table(3_000_033)
+    assert calibration.pieces == "kit" and sample.table["trap_shape"] == "disc"
+    right = 0
+    for index in range(4):
+        observation, truth, _ = read(3_000_033, index)
+        lone = {cell: player for cell, player in truth["traps"].items() if cell not in truth["hunters"].values()}
+        seen = {cell: f"c{truth['players'].index(player)}" for cell, player in lone.items()}
+        assert {cell: observation.traps.get(parse_cell(cell)) for cell in lone} == seen
+        right += frame_right(observation, truth)
+    assert right >= 2

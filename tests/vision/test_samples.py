@@ -88,22 +88,23 @@ def test_every_path_traced_kit_sample_frame_is_read_fully_right(table, frame, ca
 
 def test_the_path_traced_samples_read_their_tiles_and_mammoth_and_most_pieces(calibrations, capsys):
     """Standing meeples and pawns under a lamp, a pawn mammoth: every tile and the
-    mammoth right in all eight frames, and no fewer frames fully right with no cell
-    reported covered than now (six; the reader before this work read two, then three,
-    four, five). The rest are open: figures side by side and a meeple counted on the
-    mammoth's cell (photo-9100001/read_001), a lamp's pool taken for something covering
-    a cell (photo-9100002/read_002; docs/vision.md, *Not yet*)."""
+    mammoth right in all eight frames, every piece right in all eight, and no fewer
+    frames fully right with no cell reported covered than now (seven; the reader before
+    this work read two, then three, four, five, six). Open: a lamp's pool taken for
+    something covering a cell (photo-9100002/read_002, its pieces read right;
+    docs/vision.md, *Not yet*)."""
     right = 0
     for table, frame in PHOTO:
         seen = read_json(frame, calibrations[table.name], capsys)
         expected = expected_reading(json.loads(frame.with_suffix(".json").read_text()))
         assert seen["tiles"] == expected["tiles"] and seen["mammoth"] == expected["mammoth"], frame
-        right += {key: seen[key] for key in expected} == expected and not seen["occluded_cells"]
-    assert right >= 6
+        assert {key: seen[key] for key in expected} == expected, frame
+        right += not seen["occluded_cells"]
+    assert right >= 7
 
 
 DEMANDED = [(SAMPLES / "photo-9100001", SAMPLES / "photo-9100001" / f"{name}.jpg")
-            for name in ("read_000", "read_002", "read_003")]
+            for name in ("read_000", "read_001", "read_002", "read_003")]
 
 
 @pytest.mark.parametrize("table,frame", DEMANDED, ids=[f"{t.name}/{f.stem}" for t, f in DEMANDED])
@@ -114,8 +115,11 @@ def test_the_standing_meeples_frames_are_read_fully_right(table, frame, calibrat
     read_003's magenta meeple stands on his own disc trap, his player's other disc lying
     flat beside, with no dark part learnt to tell him and put down at setup where the
     camera looks nearly straight down: his colour drawn out along the camera's lean
-    there (another meeple of the set stood at setup) tells the cell. The whole frame is
-    read right, no cell covered."""
+    there (another meeple of the set stood at setup) tells the cell. read_001's dark
+    meeple stands half hidden behind a yellow one on one cell: too little of his colour
+    shows there for a trap under the yellow (a lone disc trap shows 2.5 times his size,
+    the yellow meeple can hide at most his own extent), so it is he, asked about
+    (``vision.changes.UNDER_UNHIDDEN``). The whole frame is read right, no cell covered."""
     seen = read_json(frame, calibrations[table.name], capsys)
     expected = expected_reading(json.loads(frame.with_suffix(".json").read_text()))
     assert {key: seen[key] for key in expected} == expected

@@ -403,3 +403,33 @@ def test_a_move_the_changes_show_beside_another_clear_change_needs_the_reader_to
     quiet = seated("-3,0")
     quiet.feed(unsure, changes(m3_0=-1.0, m2_0=1.3))
     assert quiet.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_wide_trap_put_down_under_its_hunter_is_committed_beside_a_faint_flicker_elsewhere():
+    """A trap much wider than its hunter changes his cell by four and a half hunters'
+    sizes; an empty cell far away flickers at 0.6 of one (its print under the sensor's
+    noise, sim.flatart development game 3,200,007). Against a change that large the
+    flicker is no piece put down: the trap is committed from the changes, though the
+    reader does not make it out under him. A change of three quarters of a piece or
+    more elsewhere stays unexplained however wide the trap: asked."""
+    faint = seated("-3,0")
+    faint.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=4.5, **{"1_1": 0.6}))
+    assert faint.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+    clear = seated("-3,0")
+    clear.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=4.5, **{"1_1": 0.8}))
+    assert clear.actions == [] and clear.question is not None
+
+
+def test_a_trap_that_changes_its_hunters_cell_little_is_committed_when_the_reader_sees_it():
+    """A trap put down under a hunter as wide as it changes his cell by a third of a
+    piece, under the line a change is said to show at, barely more than the faint drift
+    of the board elsewhere (sim.flatart development game 3,200,004): the only legal
+    resolution that fits at all is that trap, though not well, and the reader surely
+    sees the hunter on his new trap: committed. Read unsure there, it is not."""
+    sure = seated("-3,0")
+    sure.feed(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), changes(m3_0=0.36, **{"1_1": 0.17}))
+    assert sure.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+    unsure = seated("-3,0")
+    seen = replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=(parse_cell("-3,0"),))
+    unsure.feed(seen, changes(m3_0=0.36, **{"1_1": 0.17}))
+    assert unsure.actions == []
