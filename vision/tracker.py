@@ -415,6 +415,10 @@ class GameTracker:
         #: setup was seen): the rules pick the one action those changes show.
         self.board_changes: BoardChanges | None = None
         self._evidence: ChangeEvidence | None = None
+        #: A still board since the last commit showed a change nothing was committed for
+        #: (asked about, reported): turns may have gone by unseen since, so none is
+        #: inferred (:meth:`_propose_hidden_then_next`).
+        self._change_left = False
         self._answering = False
         if tiles is not None:
             self._start_game(tuple(engine.Tile(t) for t in tiles), 0.0)
@@ -520,9 +524,10 @@ class GameTracker:
             self.questions.current = None  # the game changed elsewhere: the question is stale
         start = self._progress()
         pending = self.questions.current
-        if changes is not None and changes.settled and pending is not None and pending.boards is not None:
+        if changes is not None and changes.settled and pending is not None:
             # The board settled anew: look again (the piece asked about may have been
-            # put down since); the question stands if nothing clearer comes of it.
+            # put down since, or the next player moved on: the cells' changes may now
+            # tell the turn); the question stands if nothing clearer comes of it.
             self.questions.current = None
         if changes is not None and (changes.settled or changes.waited) and self.questions.current is None:
             self._last_time = observation.timestamp
@@ -767,12 +772,13 @@ class GameTracker:
                    and c.allows_progress(before, seen, hidden) for c in candidates)
 
     # -- the cells' changes (vision.stability.BoardChanges) ---------------------------------
-    def _scored_by_changes(self, position: engine.Position, evidence: ChangeEvidence) -> list:
-        """Every legal resolution with how well the cells' changes show it, best first:
+    def _scored_by_changes(self, position: engine.Position, evidence: ChangeEvidence, candidates=None) -> list:
+        """Every legal resolution (or ``candidates``, their ``changed`` cells counted from
+        ``position``) with how well the cells' changes show it, best first:
         ``[(fit, strength, leak, candidate)]`` (see :meth:`ChangeEvidence.fit`)."""
         before = BoardView.of_position(position)
         scored = []
-        for c in self.candidates():
+        for c in self.candidates() if candidates is None else candidates:
             ways, shown = {}, []
             for x in c.changed:
                 was, now = contents_of_view(before, x), contents_of_view(c.view, x)
@@ -837,6 +843,9 @@ class GameTracker:
         if (not lifted and observation.board_found and len({c.outcome.position for c in agreed}) == 1
                 and self._stays_seen(position, agreed[0], observation)):
             return self._propose_seen(snap, agreed[0], timestamp)
+        if not lifted and observation.board_found and self._propose_hidden_then_next(
+                snap, position, evidence, observation, scored[0][0]):
+            return True
         strengths = np.abs(evidence.strength(position.mammoth))
         changed = {int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)}
         # Every cell that changed is one a legal resolution changes (the player to move's
@@ -853,14 +862,67 @@ class GameTracker:
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
+            self._change_left = True
             return self._ask_between(offered, BoardView.of_position(position), timestamp, reading=observation)
         if changed and not waiting:
             # Nothing legal fits: said as the reader sees it when it can (a hunter moved
             # out of turn, or not in a straight line), else with the cells that changed.
             hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+            self._change_left = True
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    def _propose_hidden_then_next(self, snap: Snapshot, position: engine.Position, evidence: ChangeEvidence,
+                                  observation: Observation, alone_fit: float) -> bool:
+        """Propose two turns at once: the player to move set (or took up) the trap under
+        his own hunter, hidden by him, and the next player then moved, which the board
+        shows. Passes are only ever confirmed (the *done* button, ``--pass-at``), so a
+        turn the board does not show is one of those two, and when only one of them is
+        legal for him it is that one (sim.tabletop development game 5,500,001: a trap
+        under a tall figure, then the next player's move reported as out of turn).
+
+        Proposed only when the next player's resolution after it fits the cells clearly
+        (CHANGES_FIT, a piece shown put down or taken off, no rival within
+        CHANGES_MARGIN) and clearly better than anything the player to move alone could
+        have done (by CHANGES_MARGIN, ``alone_fit`` being the best of those), the reader
+        surely sees what it leaves on every cell it changes, and the hunter of the hidden
+        turn still on his cell; and never after a still board showed a change nothing was
+        committed for (a move asked about, then undone by the next turns: sim.flatart
+        development game 3,210,005, where A went two cells and came back, B's move between
+        was taken for A's trap and B's move)."""
+        mover = position.to_move
+        hidden = [c for c in self.candidates() if isinstance(c.action, (engine.PlaceTrap, engine.RemoveTrap))
+                  and c.action.hunter == mover]
+        if self._change_left or len(hidden) != 1 or hidden[0].outcome.position.to_move in (None, mover):
+            return False
+        first = hidden[0]
+        after = first.outcome.position.with_(hands=None)
+        before = BoardView.of_position(position)
+        following = [replace(c, changed=frozenset(before.changed_cells(c.view)))
+                     for c in build_candidates(after, snap.variants)
+                     if isinstance(c.action, engine.Move) and c.changed]
+        scored = self._scored_by_changes(position, evidence, following)
+        if not scored:
+            return False
+        fit, strength, _, best = scored[0]
+        rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
+        if (fit < CHANGES_FIT or strength < CHANGE_SHOWN or fit < alone_fit + CHANGES_MARGIN
+                or (rivals and rivals[0][0] > fit - CHANGES_MARGIN)):
+            return False
+        seen = self._view_of(observation)
+        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        trap_cell = position.hunters[mover]
+        cells = set(best.changed) - {trap_cell}
+        if (cells & unsure or (mover, trap_cell) not in seen.hunters
+                or any(contents_of_view(seen, x) != contents_of_view(best.view, x) for x in cells)):
+            return False
+        if not self._propose(snap, first, observation.timestamp):
+            return False
+        then = next((c for c in self.candidates() if c.action == best.action and c.choices == best.choices), None)
+        if then is not None:
+            self._propose_seen(self._sync(), then, observation.timestamp)
+        return True
 
     def _stays_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
         """Whether the reader surely sees the hunters ``candidate`` leaves on each cell whose
@@ -1127,6 +1189,7 @@ class GameTracker:
         self._proposed()
         self._mover_trail = set()
         self._pending = []
+        self._change_left = False
         self._board_is_right()
         if self.board_changes is not None:
             self.board_changes.rest(keep=self._next_turn_shown(candidate))

@@ -433,3 +433,38 @@ def test_a_trap_that_changes_its_hunters_cell_little_is_committed_when_the_reade
     seen = replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=(parse_cell("-3,0"),))
     unsure.feed(seen, changes(m3_0=0.36, **{"1_1": 0.17}))
     assert unsure.actions == []
+
+
+def test_a_trap_hidden_under_its_hunter_then_the_next_players_move_are_both_committed(tracker):
+    """A's cell shows nothing (he set his trap under him, a figure wider than it), then B
+    moved a cell west, which the board shows plainly and the reader reads surely. A
+    pass is only ever confirmed, and setting a trap is the one thing A could do unseen:
+    both turns are committed (sim.tabletop development game 5,500,001, reported as B
+    moving out of turn). Where B's new cell is read unsure, nothing is committed."""
+    tracker.feed(board({"red": "-3,0", "blue": "2,0"}), changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+    unsure = seated("-3,0")
+    seen = replace(board({"red": "-3,0", "blue": "2,0"}), unsure_cells=(parse_cell("2,0"),))
+    unsure.feed(seen, changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0}))
+    assert unsure.actions == []
+
+
+def test_no_hidden_turn_is_inferred_once_a_change_went_uncommitted(tracker):
+    """A's hunter left his cell and the board stayed so: asked about, nothing committed.
+    Then A is back on his cell and B moved a cell west: it may be that A set his trap
+    unseen, or that A moved away and back on a later turn of his, the camera having lost
+    the turns between (sim.flatart development game 3,210,005). Nothing is inferred."""
+    tracker.feed(board({"blue": "3,0"}), changes(m3_0=-1.0))
+    tracker.feed(board({"blue": "3,0"}), changes(settled=False, waited=True, m3_0=-1.0))
+    assert tracker.question is not None
+    tracker.feed(board({"red": "-3,0", "blue": "2,0"}), changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0}))
+    assert tracker.actions == []
+
+
+def test_no_hidden_turn_is_inferred_where_the_player_to_move_could_do_nothing_unseen():
+    """A stands on snow, where no trap may lie: nothing he could do goes unseen, so a
+    move of B's on the board is no turn that follows one of A's; it is not committed."""
+    snowy = seated("-3,1")
+    snowy.feed(board({"red": "-3,1", "blue": "2,0"}), changes(m3_1=0.05, **{"3_0": -1.0, "2_0": 1.0}))
+    assert snowy.actions == []
