@@ -497,7 +497,10 @@ class TokenReader:
         not_mammoth = np.arange(NUM_CELLS) != (mammoth if mammoth is not None else -1)
         plate = np.zeros(NUM_CELLS, bool)
         if has_rim is not None:
-            plate = readable & grass & not_mammoth & ~np.isin(np.arange(NUM_CELLS), list(hunters.values()))
+            # (Only where no colour holds the trap ring: a printed trap's core shows its print.)
+            ringed_any = trap_votes[np.arange(NUM_CELLS), best_colour] >= TRAP_SHARE
+            plate = (readable & grass & not_mammoth & ~ringed_any
+                     & ~np.isin(np.arange(NUM_CELLS), list(hunters.values())))
         traps: dict[int, str] = {}
         for h, label in enumerate(self.labels):
             idx = 2 + h
