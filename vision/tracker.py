@@ -238,11 +238,6 @@ CHANGES_ASK = 0.1
 #: cell it leaves alone more than CHANGES_LEAK (a misreading the changes contradict).
 CHANGES_DENY = 0.15
 CHANGES_LEAK = 0.6
-#: Of the resolutions the changes fit this well (those the referee would be offered),
-#: the one the reader surely reads on every cell that decides between them is proposed:
-#: a trap put down under its hunter changes his cell little (a third of a piece) and
-#: fits under CHANGES_FIT, while the reader sees him on his new trap.
-READER_FIT = CHANGES_ASK
 #: A change elsewhere leaves a resolution that puts no piece on an empty cell
 #: unexplained only when it is at least this share of the resolution's own change:
 #: one cell's print flickering a little over the line (an empty edge cell at 0.6 of a
@@ -825,10 +820,10 @@ class GameTracker:
                 and not self._arrival_unexplained(position, evidence, best)
                 and (leak < CHANGES_LEAK or self._arrivals_seen(position, best, observation))):
             return self._propose_seen(snap, best, timestamp)
-        # Short of that, of the resolutions that fit at all (READER_FIT), the one the
-        # reader reads on every cell involved (see _reader_agrees); else the referee is
-        # asked.
-        fitting = [c for f, _, _, c in scored if f >= READER_FIT]
+        # Short of that, of the resolutions that fit well, the one the reader reads on
+        # every cell involved (see _reader_agrees); of those that fit at all, the referee
+        # is asked.
+        fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
         hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
         read = [c for c in fitting if self._reader_agrees(c, fitting, self._view_of(observation), hidden)]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:

@@ -420,21 +420,6 @@ def test_a_wide_trap_put_down_under_its_hunter_is_committed_beside_a_faint_flick
     assert clear.actions == [] and clear.question is not None
 
 
-def test_a_trap_that_changes_its_hunters_cell_little_is_committed_when_the_reader_sees_it():
-    """A trap put down under a hunter as wide as it changes his cell by a third of a
-    piece, under the line a change is said to show at, barely more than the faint drift
-    of the board elsewhere (sim.flatart development game 3,200,004): the only legal
-    resolution that fits at all is that trap, though not well, and the reader surely
-    sees the hunter on his new trap: committed. Read unsure there, it is not."""
-    sure = seated("-3,0")
-    sure.feed(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), changes(m3_0=0.36, **{"1_1": 0.17}))
-    assert sure.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
-    unsure = seated("-3,0")
-    seen = replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=(parse_cell("-3,0"),))
-    unsure.feed(seen, changes(m3_0=0.36, **{"1_1": 0.17}))
-    assert unsure.actions == []
-
-
 def test_a_trap_hidden_under_its_hunter_then_the_next_players_move_are_both_committed(tracker):
     """A's cell shows nothing (he set his trap under him, a figure wider than it), then B
     moved a cell west, which the board shows plainly and the reader reads surely. A
