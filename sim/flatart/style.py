@@ -177,6 +177,13 @@ def _player_colours(rng: np.random.Generator, players, tiles) -> tuple[dict[str,
                 colour = _white_colour(rng)
             if all(_distance(colour, c) > 70 for c in colours.values()):
                 break
+        else:
+            # No colour of that kind stays apart from the others (a dark brown beside a
+            # rock-close one): this player's is vivid, the farthest of a few draws.
+            kinds[i] = "vivid"
+            colour = max((_hsv(hue0 + step * i + rng.uniform(-0.06, 0.06), rng.uniform(0.6, 1.0),
+                               rng.uniform(0.55, 0.95)) for _ in range(20)),
+                         key=lambda c: min((_distance(c, o) for o in colours.values()), default=0.0))
         colours[player] = colour
     return colours, dict(zip(players, kinds))
 
