@@ -481,8 +481,7 @@ class TokenReader:
         score = ev.trap_votes[cells, 1] - 0.002 * (ev.d_core[cells, 1] + ev.d_trap[cells, 1])
         return int(cells[np.argmax(score)])
 
-    def kit_traps(self, ev: TokenEvidence, readable, classes, mammoth, hunters, patches,
-                  has_rim=None) -> dict[int, str]:
+    def kit_traps(self, ev: TokenEvidence, readable, classes, mammoth, hunters, patches, has_rim) -> dict[int, str]:
         """A player colour on enough of the trap ring, at most 4 per colour, on grass only
         (the rules): on snow or the cross, a player colour there is a hunter's (two side
         by side reach it). Where hunters stand off the middle (side by side, on the
@@ -495,17 +494,14 @@ class TokenReader:
         best_colour = 2 + trap_votes[:, 2:].argmax(axis=1) if trap_votes.shape[1] > 2 else np.zeros(NUM_CELLS, int)
         grass = classes == TILE_CLASSES.index("grass")
         not_mammoth = np.arange(NUM_CELLS) != (mammoth if mammoth is not None else -1)
-        plate = np.zeros(NUM_CELLS, bool)
-        if has_rim is not None:
-            # (Only where no colour holds the trap ring: a printed trap's core shows its print.)
-            ringed_any = trap_votes[np.arange(NUM_CELLS), best_colour] >= TRAP_SHARE
-            plate = (readable & grass & not_mammoth & ~ringed_any
-                     & ~np.isin(np.arange(NUM_CELLS), list(hunters.values())))
+        # (Only where no colour holds the trap ring: a printed trap's core shows its print.)
+        ringed_any = trap_votes[np.arange(NUM_CELLS), best_colour] >= TRAP_SHARE
+        plate = ~ringed_any & ~np.isin(np.arange(NUM_CELLS), list(hunters.values()))
         traps: dict[int, str] = {}
         for h, label in enumerate(self.labels):
             idx = 2 + h
             ringed = (best_colour == idx) & (trap_votes[:, idx] >= TRAP_SHARE)
-            core_plate = plate & (ev.k_core == idx) & (~has_rim | (label in hunters) if has_rim is not None else False)
+            core_plate = plate & (ev.k_core == idx) & (~has_rim | (label in hunters))
             cells = np.flatnonzero(readable & grass & not_mammoth & (ringed | core_plate))
             cells = cells[np.argsort(-trap_votes[cells, idx])][:MAX_TRAPS_PER_COLOUR]
             for c in cells:

@@ -908,9 +908,9 @@ class GameTracker:
         seen = self._view_of(observation)
         unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
         trap_cell = position.hunters[mover]
-        cells = set(best.changed) - {trap_cell}
-        if (cells & unsure or (mover, trap_cell) not in seen.hunters
-                or any(contents_of_view(seen, x) != contents_of_view(best.view, x) for x in cells)):
+        # (The hidden trap's own cell: his hunter, not the trap under him, is what shows.)
+        next_only = replace(best, changed=best.changed - {trap_cell})
+        if (mover, trap_cell) not in seen.hunters or not self._reader_agrees(next_only, [], seen, unsure):
             return False
         if not self._propose(snap, first, observation.timestamp):
             return False

@@ -325,7 +325,7 @@ def test_each_kit_step_alone_reads_its_pieces(kit):
     hunters, patches = reader.tokens.kit_hunters(ev, readable, rim_share, has_rim)
     assert hunters == truth["hunters"] and patches == {}
     assert reader.tokens.kit_mammoth(ev, readable, has_rim, truth["hunters"]) == truth["mammoth"]
-    traps = reader.tokens.kit_traps(ev, readable, tiles.classes, truth["mammoth"], truth["hunters"], {})
+    traps = reader.tokens.kit_traps(ev, readable, tiles.classes, truth["mammoth"], truth["hunters"], {}, has_rim)
     assert traps == truth["traps"]
     pieces = reader.tokens.kit(ev, light.occluded, tiles.classes)
     assert (pieces.mammoth, pieces.hunters, pieces.traps) == (truth["mammoth"], truth["hunters"], truth["traps"])
