@@ -24,7 +24,7 @@ import numpy as np
 import engine
 
 from .calibration import Calibration
-from .geometry import mirror_frame
+from .geometry import BoardLocator, mirror_frame
 from .questions import cell_crop_jpeg
 from .reader import BoardReader
 from .relight import LightWatch
@@ -91,10 +91,27 @@ class TrackRun:
         # From here on each cell is also judged against its own empty look, so a move
         # the reader misreads is still told by the cells it changed.
         learner = self.learner
-        self.changes = BoardChanges(learner.grids[0], float(np.median(learner.sizes)), learner.mammoth_noise,
+        grids = self._setup_grids_as_read()
+        self.changes = BoardChanges(grids[0], float(np.median(learner.sizes)), learner.mammoth_noise,
                                     frames=self.required, hunter_sizes=learner.sizes)
-        self.changes.start(learner.grids[-1])
+        self.changes.start(grids[-1])
         self.tracker.board_changes = self.changes
+
+    def _setup_grids_as_read(self) -> list[np.ndarray]:
+        """The setup frames' grids sampled as every frame of the game is (through the
+        reader's fit: the cards where calibration found them), not as the learner sampled
+        them (the cards at their printed spots). Cards laid a little off their spot put
+        the two fits a few pixels apart, and on a textured tile a few pixels moved
+        change every cell: sim.tabletop development game 5,520,029, 4.6 px, every cell
+        of the board changed by half a cube to one and a half cubes from the first move on."""
+        locator = BoardLocator(cards=self.reader.calibration.cards)
+        grids = []
+        for frame, learnt in zip(self.learner.frames, self.learner.grids):
+            if self.reader.calibration.mirrored:
+                frame = mirror_frame(frame)
+            geometry = locator.locate(frame)
+            grids.append(learnt if geometry is None else sample_grid(frame, geometry.homography))
+        return grids
 
     def feed(self, timestamp: float, frame: np.ndarray) -> None:
         self.frames_seen += 1
