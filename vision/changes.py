@@ -985,7 +985,10 @@ def _hunters(bodies, dark_counts, changed, looks, labels, ok, stances=None, fami
                 conf[trap_sized] = 0.0
         elif trap_sized.any():
             # Not seen anywhere, and nothing of his own tells him on a trap of his colour
-            # (a flat piece of exactly its colour): each such trap may hide him.
+            # (a flat piece of exactly its colour): each such trap may hide him. When
+            # only one does, he is read there, unsure: a still board holds every hunter.
+            if trap_sized.sum() == 1:
+                hunters[label] = int(np.flatnonzero(trap_sized)[0])
             conf[trap_sized] = 0.0
         else:
             conf = _choice_confidence(conf, share, HUNTER_SHARE)

@@ -72,6 +72,22 @@ def test_a_hunter_no_patch_tells_from_a_trap_is_asked_about():
     assert conf[3] < 0.1 and conf[5] < 0.1
 
 
+def test_a_hunter_seen_only_as_one_trap_sized_patch_is_read_on_it_unsure():
+    """A flat hunter of exactly his trap's colour on that trap, and no lone trap in the
+    frame to compare with (sim.flatart development tables, 11 frames): his colour shows
+    on one cell only, larger than he is. A still board holds every hunter, so he is read
+    there, and the cell is unsure (the referee confirms). With two such patches either
+    may hide him: he is read on neither."""
+    bodies, dark_counts = np.zeros((NUM_CELLS, 2)), np.zeros((NUM_CELLS, 2))
+    bodies[3], bodies[9] = (180, 0), (0, 100)
+    ok = np.ones(NUM_CELLS, bool)
+    hunters, conf = _hunters(bodies, dark_counts, bodies.sum(axis=1), LOOKS, LABELS, ok)
+    assert hunters == {"c0": 3, "c1": 9} and conf[3] == 0.0
+    bodies[20] = (175, 0)
+    hunters, conf = _hunters(bodies, dark_counts, bodies.sum(axis=1), LOOKS, LABELS, ok)
+    assert "c0" not in hunters and conf[3] == 0.0 and conf[20] == 0.0
+
+
 def test_a_patch_off_the_grass_is_no_trap():
     """Traps lie on grass only: of two patches alike, the one on snow is the hunter."""
     grass = GRASS.copy()
