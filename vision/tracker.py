@@ -818,6 +818,7 @@ class GameTracker:
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
+                and not self._trap_seen_left_out(best, observation)
                 and (leak < CHANGES_LEAK or self._arrivals_seen(position, best, observation))):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads on
@@ -954,6 +955,20 @@ class GameTracker:
                 continue
             return False
         return True
+
+    def _trap_seen_left_out(self, candidate: Candidate, observation: Observation) -> bool:
+        """Whether the reader surely sees a trap on a cell ``candidate`` changes and leaves
+        bare (no piece at all). A hunter who walks off a cell leaving a trap behind set it there
+        on a turn the board did not show (a trap under a hunter wider than it): his walk
+        is not the turn to commit (sim.tabletop held-out game 8,500,007: A's trap, then B's
+        and C's, all hidden under their cylinders, then A's move; the move was committed as
+        A's turn and the game went on a turn off)."""
+        seen = self._view_of(observation)
+        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        # (Whose trap is not asked: the reader often takes one player's trap for another's;
+        # nor on a cell a hunter keeps: one on his own trap is often read as that trap.)
+        return any(x not in unsure and contents_of_view(seen, x).trap is not None
+                   and contents_of_view(candidate.view, x).empty for x in candidate.changed)
 
     def _arrivals_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
         """Whether the reader surely sees each hunter ``candidate`` puts on a cell there.

@@ -199,6 +199,16 @@ def test_a_move_onto_a_cell_the_reader_sees_empty_is_proposed_from_the_changes(t
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
 
 
+def test_a_walk_off_a_cell_where_the_reader_surely_sees_a_trap_left_is_not_committed(tracker):
+    """A's cell lost less than his hunter and one cell east gained him: the changes show
+    his step. But the reader surely sees a trap of his on the cell he left, which the game
+    does not have: he set it on a turn the board did not show (a trap wholly under a
+    cylinder wider than it; sim.tabletop held-out game 8,500,007, where that step was
+    committed as his turn and the game went on a turn off). Not committed."""
+    tracker.feed(board({"red": "-2,0", "blue": "3,0"}, traps={"-3,0": "red"}), changes(m3_0=-0.5, m2_0=1.0))
+    assert tracker.actions == []
+
+
 def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_left_elsewhere(tracker):
     """The same with a piece-sized loss on a far cell: unexplained either way, asked."""
     tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.5, **{"3_0": -0.6}))
