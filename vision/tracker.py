@@ -339,6 +339,11 @@ def disagreement_marks(expected: BoardView, seen: BoardView) -> list[dict]:
     return marks
 
 
+def _not_sure_of(observation: Observation) -> frozenset:
+    """The cells the reader does not read surely: covered, or read unsure."""
+    return frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+
+
 class GameTracker:
     """Follows the table's game on camera (see the module docstring).
 
@@ -825,7 +830,7 @@ class GameTracker:
         # every cell involved (see _reader_agrees); of those that fit at all, the referee
         # is asked.
         fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
-        hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        hidden = _not_sure_of(observation)
         read = [c for c in fitting if self._reader_agrees(c, fitting, self._view_of(observation), hidden)]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
@@ -863,7 +868,6 @@ class GameTracker:
         if changed and not waiting:
             # Nothing legal fits: said as the reader sees it when it can (a hunter moved
             # out of turn, or not in a straight line), else with the cells that changed.
-            hidden = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
             self._change_left = True
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
@@ -907,7 +911,7 @@ class GameTracker:
                 or (rivals and rivals[0][0] > fit - CHANGES_MARGIN)):
             return False
         seen = self._view_of(observation)
-        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        unsure = _not_sure_of(observation)
         trap_cell = position.hunters[mover]
         # (The hidden trap's own cell: his hunter, not the trap under him, is what shows.)
         next_only = replace(best, changed=best.changed - {trap_cell})
@@ -936,7 +940,7 @@ class GameTracker:
         leaning over it (sim.tabletop development game 5,510,028)."""
         before = BoardView.of_position(position)
         seen = self._view_of(observation)
-        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        unsure = _not_sure_of(observation)
         for x in candidate.changed:
             was, now = contents_of_view(before, x), contents_of_view(candidate.view, x)
             read = contents_of_view(seen, x)
@@ -964,7 +968,7 @@ class GameTracker:
         and C's, all hidden under their cylinders, then A's move; the move was committed as
         A's turn and the game went on a turn off)."""
         seen = self._view_of(observation)
-        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        unsure = _not_sure_of(observation)
         # (Whose trap is not asked: the reader often takes one player's trap for another's;
         # nor on a cell a hunter keeps: one on his own trap is often read as that trap.)
         return any(x not in unsure and contents_of_view(seen, x).trap is not None
@@ -978,7 +982,7 @@ class GameTracker:
         look like it (sim.tabletop development game 5,500,007, one step north-east
         committed for one north-west with the reader unsure of both cells)."""
         seen = self._view_of(observation)
-        unsure = frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
+        unsure = _not_sure_of(observation)
         arrived = {cell: player for player, cell in candidate.view.hunters if position.hunters.get(player) != cell}
         return all(cell not in unsure and (player, cell) in seen.hunters for cell, player in arrived.items())
 
