@@ -45,7 +45,7 @@ from session import CommandError, Snapshot, TableSession
 
 from .observation import Observation
 from .questions import CellQuestions, Contents, Question, contents_of_view
-from .stability import CHANGE_SHOWN, BoardChanges, ChangeEvidence, StabilityFilter
+from .stability import CHANGE_AT_REST, CHANGE_SHOWN, BoardChanges, ChangeEvidence, StabilityFilter
 
 
 @dataclass(frozen=True)
@@ -808,6 +808,8 @@ class GameTracker:
         position = snap.position.with_(hands=None)
         if evidence.at_rest(position.mammoth):
             return False
+        if self._misplaces_still_hunters(position, evidence, observation):
+            observation = replace(observation, unsure_cells=tuple(range(NUM_CELLS)))
         # A mover who vanishes was eliminated on his way only if he was seen on it.
         scored = [item for item in self._scored_by_changes(position, evidence) if self._mover_evidenced(item[3])]
         if not scored:
@@ -872,6 +874,26 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    def _misplaces_still_hunters(self, position: engine.Position, evidence: ChangeEvidence,
+                                 observation: Observation) -> bool:
+        """Whether the reader surely reads a hunter of a player not to move where the
+        game has none of his on a cell whose look did not change since the game's board was seen: it
+        then tells this table's players apart wrongly (their colours learnt from a shaded
+        side, sim.tabletop development game 5,500,005: three players read on one of their
+        cells, the fourth on the cell of the player to move), and its sure readings of
+        the cells that did change are no more to be trusted than that: the board's
+        changes alone decide, every cell taken as unsure."""
+        strength = np.abs(evidence.strength(position.mammoth))
+        unsure = _not_sure_of(observation)
+        game = BoardView.of_position(position)
+        seen = self._view_of(observation)
+        # (The player to move may have gone anywhere, a cell he joined barely changing.)
+        for player, cell in seen.hunters:
+            if (player != position.to_move and cell not in unsure and cell != position.mammoth and strength[cell] < CHANGE_AT_REST
+                    and (player, cell) not in game.hunters):
+                return True
+        return False
 
     def _propose_hidden_then_next(self, snap: Snapshot, position: engine.Position, evidence: ChangeEvidence,
                                   observation: Observation, alone_fit: float) -> bool:
@@ -1003,7 +1025,10 @@ class GameTracker:
         own = max((abs(strength[x]) for x in candidate.changed if x != CENTRE), default=0.0)
         line = max(CHANGE_SHOWN, min(UNEXPLAINED_SHARE * own, UNEXPLAINED_ALWAYS))
         around = set(candidate.changed).union(*(NEIGHBOURS[x] for x in candidate.changed))
-        return any(abs(strength[c]) >= line for c in range(NUM_CELLS) if c not in around and c != CENTRE)
+        # (An empty cell that now looks more like its bare tile lost no piece: the
+        # settled board before had a shade or a hand's shadow there, not a game event.)
+        return any(abs(strength[c]) >= line for c in range(NUM_CELLS) if c not in around and c != CENTRE
+                   and not (strength[c] < 0 and contents_of_view(before, c).empty))
 
     @staticmethod
     def _changed_elsewhere_in_place(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate,

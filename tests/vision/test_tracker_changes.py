@@ -215,6 +215,39 @@ def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_left_elsewher
     assert tracker.actions == []
 
 
+def test_an_empty_cell_looking_barer_than_before_is_no_piece_taken_off_it(tracker):
+    """A's cell changed as a trap put down under him does; a far cell the game has empty
+    looks more like its bare tile than on the board before (a shade or a hand's shadow
+    there then; sim.tabletop development game 5,510,024). No piece can leave an empty
+    cell: the trap is committed. The same loss on B's cell, who stands there, is a piece
+    gone that the trap does not explain (see the test above): asked."""
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=2.9, **{"m1_1": -0.75}))
+    assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+
+def test_a_reader_that_misplaces_still_hunters_does_not_veto_what_the_changes_show():
+    """Only A's cell changed, as a trap put under him does. The reader surely reads B on
+    A's cell, which alone would stop the trap (another player's hunter seen there), but
+    it also reads C on B's cell, which did not change since the game's board: it tells
+    this table's players apart wrongly (their colours learnt from a shaded side;
+    sim.tabletop development game 5,500,005). Its word on the changed cell then counts
+    for nothing and the changes decide. A reader that places the hunters at rest where
+    the game has them keeps its veto."""
+    def three_seated():
+        tracker = GameTracker(["A", "B", "C"], tiles=layout())
+        tracker.observe(board({"red": "-3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "3,0", "green": "0,3"}))
+        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+        return tracker
+    confused = three_seated()
+    confused.feed(board({"blue": "-3,0", "green": "3,0", "red": "0,3"}), changes(m3_0=1.1))
+    assert confused.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+    right_elsewhere = three_seated()
+    right_elsewhere.feed(board({"blue": "-3,0", "green": "0,3"}), changes(m3_0=1.1))
+    assert right_elsewhere.actions == []
+
+
 def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed():
     """A left -3,0 and B's cell two steps south-east changed: A joining B there fits the cells
     clearly, but the reader is unsure of B's cell, and a change under a standing piece may
