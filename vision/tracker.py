@@ -878,8 +878,8 @@ class GameTracker:
     def _misplaces_still_hunters(self, position: engine.Position, evidence: ChangeEvidence,
                                  observation: Observation) -> bool:
         """Whether the reader surely reads a hunter of a player not to move where the
-        game has none of his on a cell whose look did not change since the game's board was seen: it
-        then tells this table's players apart wrongly (their colours learnt from a shaded
+        game has none of his, on a cell whose look did not change since the game's board
+        was seen: it then tells this table's players apart wrongly (their colours learnt from a shaded
         side, sim.tabletop development game 5,500,005: three players read on one of their
         cells, the fourth on the cell of the player to move), and its sure readings of
         the cells that did change are no more to be trusted than that: the board's
@@ -890,40 +890,41 @@ class GameTracker:
         seen = self._view_of(observation)
         # (The player to move may have gone anywhere, a cell he joined barely changing.)
         for player, cell in seen.hunters:
-            if (player != position.to_move and cell not in unsure and cell != position.mammoth and strength[cell] < CHANGE_AT_REST
-                    and (player, cell) not in game.hunters):
+            if (player != position.to_move and cell not in unsure and cell != position.mammoth
+                    and strength[cell] < CHANGE_AT_REST and (player, cell) not in game.hunters):
                 return True
         return False
 
     def _propose_hidden_then_next(self, snap: Snapshot, position: engine.Position, evidence: ChangeEvidence,
                                   observation: Observation, alone_fit: float) -> bool:
-        """Propose two turns at once: the player to move set (or took up) the trap under
-        his own hunter, hidden by him, and the next player then moved, which the board
+        """Propose turns the board did not show, then the move it shows: the player to
+        move set (or took up) the trap under his own hunter, hidden by him, and so, maybe,
+        did the players after him, and the next player then moved, which the board
         shows. Passes are only ever confirmed (the *done* button, ``--pass-at``), so a
         turn the board does not show is one of those two, and when only one of them is
-        legal for him it is that one (sim.tabletop development game 5,500,001: a trap
-        under a tall figure, then the next player's move reported as out of turn).
+        legal for a player it is that one (sim.tabletop development game 5,500,001: a trap
+        under a tall figure, then the next player's move reported as out of turn; 5,500,003:
+        two traps so, one per player, then a move).
 
-        Proposed only when the next player's resolution after it fits the cells clearly
-        (CHANGES_FIT, a piece shown put down or taken off, no rival within
-        CHANGES_MARGIN) and clearly better than anything the player to move alone could
-        have done (by CHANGES_MARGIN, ``alone_fit`` being the best of those), the reader
-        surely sees what it leaves on every cell it changes, and the hunter of the hidden
-        turn still on his cell; and never after a still board showed a change nothing was
-        committed for (a move asked about, then undone by the next turns: sim.flatart
-        development game 3,210,005, where A went two cells and came back, B's move between
-        was taken for A's trap and B's move)."""
-        mover = position.to_move
-        hidden = [c for c in self.candidates() if isinstance(c.action, (engine.PlaceTrap, engine.RemoveTrap))
-                  and c.action.hunter == mover]
-        if self._change_left or len(hidden) != 1 or hidden[0].outcome.position.to_move in (None, mover):
+        Proposed only when the move after the fewest such turns fits the cells clearly
+        (CHANGES_FIT, a piece shown put down or taken off, no rival within CHANGES_MARGIN,
+        a move after more hidden turns among the rivals) and clearly better than anything
+        the player to move alone could have done (by CHANGES_MARGIN, ``alone_fit`` being
+        the best of those), the reader surely sees what it leaves on every cell it
+        changes, and the hunter of each hidden turn still on his cell; and never after a
+        still board showed a change nothing was committed for (a move asked about, then
+        undone by the next turns: sim.flatart development game 3,210,005, where A went two
+        cells and came back, B's move between was taken for A's trap and B's move)."""
+        if self._change_left:
             return False
-        first = hidden[0]
-        after = first.outcome.position.with_(hands=None)
         before = BoardView.of_position(position)
-        following = [replace(c, changed=frozenset(before.changed_cells(c.view)))
-                     for c in build_candidates(after, snap.variants)
-                     if isinstance(c.action, engine.Move) and c.changed]
+        following, chains = [], {}
+        for chain in self._hidden_turns(position, snap.variants):
+            after = chain[-1].outcome.position.with_(hands=None)
+            for c in build_candidates(after, snap.variants):
+                if isinstance(c.action, engine.Move) and c.changed:
+                    following.append(replace(c, changed=frozenset(before.changed_cells(c.view))))
+                    chains[id(following[-1])] = chain
         scored = self._scored_by_changes(position, evidence, following)
         if not scored:
             return False
@@ -932,19 +933,38 @@ class GameTracker:
         if (fit < CHANGES_FIT or strength < CHANGE_SHOWN or fit < alone_fit + CHANGES_MARGIN
                 or (rivals and rivals[0][0] > fit - CHANGES_MARGIN)):
             return False
+        chain = chains[id(best)]
         seen = self._view_of(observation)
         unsure = _not_sure_of(observation)
-        trap_cell = position.hunters[mover]
-        # (The hidden trap's own cell: his hunter, not the trap under him, is what shows.)
-        next_only = replace(best, changed=best.changed - {trap_cell})
-        if (mover, trap_cell) not in seen.hunters or not self._reader_agrees(next_only, [], seen, unsure):
+        # (The hidden traps' own cells: their hunters, not the traps under them, show.)
+        trap_cells = {c.outcome.position.hunters[c.action.hunter] for c in chain}
+        next_only = replace(best, changed=best.changed - trap_cells)
+        if (any((c.action.hunter, c.outcome.position.hunters[c.action.hunter]) not in seen.hunters for c in chain)
+                or not self._reader_agrees(next_only, [], seen, unsure)):
             return False
-        if not self._propose(snap, first, observation.timestamp):
-            return False
-        then = next((c for c in self.candidates() if c.action == best.action and c.choices == best.choices), None)
-        if then is not None:
-            self._propose_seen(self._sync(), then, observation.timestamp)
+        for turn in [*chain, best]:
+            now = next((c for c in self.candidates() if c.action == turn.action and c.choices == turn.choices), None)
+            if now is None or not self._propose(self._sync(), now, observation.timestamp):
+                return turn is not chain[0]
+        self._last_observation = self._observation_of(best.view, observation.timestamp)
         return True
+
+    def _hidden_turns(self, position: engine.Position, variants) -> list[list[Candidate]]:
+        """The runs of turns the board may not show from ``position``: the player to move
+        setting or taking up the trap under his own hunter when that is the one such thing
+        legal for him, then the next player so, and so on, short of a whole round (each
+        run one turn longer than the one before)."""
+        runs, chain, at = [], [], position
+        for _ in range(len(self.players) - 1):
+            mover = at.to_move
+            hidden = [c for c in build_candidates(at, variants)
+                      if isinstance(c.action, (engine.PlaceTrap, engine.RemoveTrap)) and c.action.hunter == mover]
+            if len(hidden) != 1 or hidden[0].outcome.position.to_move in (None, mover):
+                break
+            chain = [*chain, hidden[0]]
+            runs.append(chain)
+            at = hidden[0].outcome.position.with_(hands=None)
+        return runs
 
     def _stays_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
         """Whether the reader surely sees the hunters ``candidate`` leaves on each cell whose

@@ -478,6 +478,29 @@ def test_a_trap_hidden_under_its_hunter_then_the_next_players_move_are_both_comm
     assert unsure.actions == []
 
 
+def test_two_traps_hidden_under_their_hunters_then_a_move_are_all_committed():
+    """A, then B, each set a trap under his own hunter, wider than it, so the board shows
+    neither; then C moved a cell west, plainly. Setting his trap is the one thing each
+    of A and B could do unseen (passes are confirmed): the three turns are committed
+    in order (sim.tabletop development game 5,500,003, two hidden traps then a move).
+    Were B's hunter not seen on his cell any more, nothing would be."""
+    def three_seated():
+        tracker = GameTracker(["A", "B", "C"], tiles=layout())
+        tracker.observe(board({"red": "-3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "3,-2"}))
+        tracker.observe(board({"red": "-3,0", "blue": "3,-2", "green": "3,0"}))
+        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+        return tracker
+    hidden = three_seated()
+    hidden.feed(board({"red": "-3,0", "blue": "3,-2", "green": "2,0"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in hidden.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "place_trap", "hunter": "B"},
+        {"type": "move", "hunter": "C", "direction": "W", "distance": 1}]
+    b_unseen = three_seated()
+    b_unseen.feed(board({"red": "-3,0", "green": "2,0"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
+    assert b_unseen.actions == []
+
+
 def test_no_hidden_turn_is_inferred_once_a_change_went_uncommitted(tracker):
     """A's hunter left his cell and the board stayed so: asked about, nothing committed.
     Then A is back on his cell and B moved a cell west: it may be that A set his trap
