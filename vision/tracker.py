@@ -865,12 +865,12 @@ class GameTracker:
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
-            self._change_left = True
+            self._change_left = self._change_left or not self._only_under_mover(position, evidence)
             return self._ask_between(offered, BoardView.of_position(position), timestamp, reading=observation)
         if changed and not waiting:
             # Nothing legal fits: said as the reader sees it when it can (a hunter moved
             # out of turn, or not in a straight line), else with the cells that changed.
-            self._change_left = True
+            self._change_left = self._change_left or not self._only_under_mover(position, evidence)
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
@@ -948,6 +948,21 @@ class GameTracker:
                 return turn is not chain[0]
         self._last_observation = self._observation_of(best.view, observation.timestamp)
         return True
+
+    @staticmethod
+    def _only_under_mover(position: engine.Position, evidence: ChangeEvidence) -> bool:
+        """Whether the board changed only as a trap put down under the player to move
+        shows: his own cell gained, and nothing changed but there and beside him (a trap
+        wider than his hunter). Such a change, asked about and left, is no move the next
+        turns may undo: the turns after it may still be inferred (sim.tabletop development
+        game 5,520,036: B's trap showed at a third of a piece, asked, then C moved)."""
+        strength = evidence.strength(position.mammoth)
+        cell = position.hunters.get(position.to_move)
+        if cell is None or strength[cell] < CHANGE_AT_REST:
+            return False
+        near = NEIGHBOURS[cell] | {cell}
+        return all(x in near and strength[x] > 0 for x in map(int, np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST))
+                   if x != CENTRE)
 
     def _hidden_turns(self, position: engine.Position, variants) -> list[list[Candidate]]:
         """The runs of turns the board may not show from ``position``: the player to move

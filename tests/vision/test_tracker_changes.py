@@ -513,6 +513,20 @@ def test_no_hidden_turn_is_inferred_once_a_change_went_uncommitted(tracker):
     assert tracker.actions == []
 
 
+def test_a_faint_trap_asked_about_then_the_next_players_move_are_both_committed(tracker):
+    """A's cell changed by a third of a piece and no more (his trap under him, mostly
+    hidden): too faint to commit, the referee is asked. Nobody answers; B then moves a
+    cell west, plainly. A change only under the player to move is no move the next turns
+    could undo (unlike a hunter lifted, above): A's trap and B's move are committed
+    (sim.tabletop development game 5,520,036)."""
+    seen = board({"red": "-3,0", "blue": "3,0"})
+    tracker.feed(seen, changes(m3_0=0.34))
+    assert tracker.actions == [] and tracker.question is not None
+    tracker.feed(board({"red": "-3,0", "blue": "2,0"}), changes(m3_0=0.34, **{"3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+
+
 def test_no_hidden_turn_is_inferred_where_the_player_to_move_could_do_nothing_unseen():
     """A stands on snow, where no trap may lie: nothing he could do goes unseen, so a
     move of B's on the board is no turn that follows one of A's; it is not committed."""
