@@ -879,11 +879,11 @@ class GameTracker:
                                  observation: Observation) -> bool:
         """Whether the reader surely reads a hunter of a player not to move where the
         game has none of his, on a cell whose look did not change since the game's board
-        was seen: it then tells this table's players apart wrongly (their colours learnt from a shaded
-        side, sim.tabletop development game 5,500,005: three players read on one of their
-        cells, the fourth on the cell of the player to move), and its sure readings of
-        the cells that did change are no more to be trusted than that: the board's
-        changes alone decide, every cell taken as unsure."""
+        was seen. It then tells this table's players apart wrongly (their colours learnt
+        from a shaded side; sim.tabletop development game 5,500,005: three players read on
+        one of their cells, the fourth on the cell of the player to move), and its sure
+        readings of the cells that did change are worth no more: the board's changes
+        alone decide, every cell taken as unsure."""
         strength = np.abs(evidence.strength(position.mammoth))
         unsure = _not_sure_of(observation)
         game = BoardView.of_position(position)
@@ -914,7 +914,8 @@ class GameTracker:
         changes, and the hunter of each hidden turn still on his cell; and never after a
         still board showed a change nothing was committed for (a move asked about, then
         undone by the next turns: sim.flatart development game 3,210,005, where A went two
-        cells and came back, B's move between was taken for A's trap and B's move)."""
+        cells and came back, B's move between was taken for A's trap and B's move), unless
+        that change lay only under the player to move (:meth:`_only_under_mover`)."""
         if self._change_left:
             return False
         before = BoardView.of_position(position)
