@@ -820,7 +820,12 @@ class GameTracker:
         lifted = self._lifted(position, evidence) and not self._arrived(position, evidence, best)
         if lifted and not evidence.waited:
             return False
-        rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
+        # A rival that leaves a piece-sized change unexplained, where the best leaves
+        # none, is no rival (sim.flatart development game 3,210,003: a small piece's
+        # two-cell step, against a step onto another hunter's cell that leaves the cell
+        # reached unexplained).
+        rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position
+                  and not (item[2] >= CHANGE_SHOWN and leak < CHANGE_AT_REST)]
         if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
                 and self._stays_seen(position, best, observation)

@@ -49,6 +49,22 @@ def test_a_move_the_reader_misses_is_proposed_from_the_cells_it_changed(tracker)
     assert tracker.reports == [] and tracker.question is None
 
 
+def test_a_rival_leaving_a_piece_sized_change_unexplained_does_not_stop_the_move():
+    """A left his cell (it lost a whole piece) and a cell two steps away gained two
+    thirds of one: a small piece's two-cell step (a far cell flickers a little). A step
+    west onto B's cell would show nothing on B's cell (a hunter joining another may
+    hide there) and so fits the loss about as well, but leaves the cell reached
+    unexplained, a piece's worth of change, where the step leaves next to nothing: no
+    rival. The step is committed (sim.flatart development game 3,210,003, which waited
+    on a question instead)."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-1,3"}))
+    tracker.observe(board({"red": "-1,3", "blue": "-3,3"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker.feed(board({"blue": "-3,3"}), changes(m1_3=-1.02, m1_1=0.67, **{"1_0": 0.06}))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "NW", "distance": 2}
+
+
 def test_a_piece_lifted_is_waited_for_then_asked_about_never_guessed(tracker):
     reader_blind = board({"red": "-3,0", "blue": "3,0"})
     # A's hunter is off his cell and nowhere else yet: in his hand, on his way.
