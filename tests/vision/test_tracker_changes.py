@@ -25,9 +25,16 @@ def tracker():
 
 def seated(a_cell: str):
     """A (red) on ``a_cell``, B (blue) on 3,0, the mammoth on the cross; A to move."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": a_cell}))
-    tracker.observe(board({"red": a_cell, "blue": "3,0"}))
+    return seated_in_order(a_cell, "3,0")
+
+
+def seated_in_order(*cells: str):
+    """Players A, B, C (red, blue, green) put down on ``cells`` in seat order, the
+    mammoth on the cross; A to move."""
+    colours = ("red", "blue", "green")[:len(cells)]
+    tracker = GameTracker(["A", "B", "C"][:len(cells)], tiles=layout())
+    for count in range(1, len(cells) + 1):
+        tracker.observe(board(dict(zip(colours[:count], cells[:count]))))
     # What changed is measured against the board the game was last seen on.
     tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
     return tracker
@@ -57,10 +64,7 @@ def test_a_rival_leaving_a_piece_sized_change_unexplained_does_not_stop_the_move
     unexplained, a piece's worth of change, where the step leaves next to nothing: no
     rival. The step is committed (sim.flatart development game 3,210,003, which waited
     on a question instead)."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-1,3"}))
-    tracker.observe(board({"red": "-1,3", "blue": "-3,3"}))
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker = seated_in_order("-1,3", "-3,3")
     tracker.feed(board({"blue": "-3,3"}), changes(m1_3=-1.02, m1_1=0.67, **{"1_0": 0.06}))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "NW", "distance": 2}
 
@@ -249,17 +253,10 @@ def test_a_reader_that_misplaces_still_hunters_does_not_veto_what_the_changes_sh
     sim.tabletop development game 5,500,005). Its word on the changed cell then counts
     for nothing and the changes decide. A reader that places the hunters at rest where
     the game has them keeps its veto."""
-    def three_seated():
-        tracker = GameTracker(["A", "B", "C"], tiles=layout())
-        tracker.observe(board({"red": "-3,0"}))
-        tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
-        tracker.observe(board({"red": "-3,0", "blue": "3,0", "green": "0,3"}))
-        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
-        return tracker
-    confused = three_seated()
+    confused = seated_in_order("-3,0", "3,0", "0,3")
     confused.feed(board({"blue": "-3,0", "green": "3,0", "red": "0,3"}), changes(m3_0=1.1))
     assert confused.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
-    right_elsewhere = three_seated()
+    right_elsewhere = seated_in_order("-3,0", "3,0", "0,3")
     right_elsewhere.feed(board({"blue": "-3,0", "green": "0,3"}), changes(m3_0=1.1))
     assert right_elsewhere.actions == []
 
@@ -500,19 +497,12 @@ def test_two_traps_hidden_under_their_hunters_then_a_move_are_all_committed():
     of A and B could do unseen (passes are confirmed): the three turns are committed
     in order (sim.tabletop development game 5,500,003, two hidden traps then a move).
     Were B's hunter not seen on his cell any more, nothing would be."""
-    def three_seated():
-        tracker = GameTracker(["A", "B", "C"], tiles=layout())
-        tracker.observe(board({"red": "-3,0"}))
-        tracker.observe(board({"red": "-3,0", "blue": "3,-2"}))
-        tracker.observe(board({"red": "-3,0", "blue": "3,-2", "green": "3,0"}))
-        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
-        return tracker
-    hidden = three_seated()
+    hidden = seated_in_order("-3,0", "3,-2", "3,0")
     hidden.feed(board({"red": "-3,0", "blue": "3,-2", "green": "2,0"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
     assert [a["action"] for a in hidden.actions] == [
         {"type": "place_trap", "hunter": "A"}, {"type": "place_trap", "hunter": "B"},
         {"type": "move", "hunter": "C", "direction": "W", "distance": 1}]
-    b_unseen = three_seated()
+    b_unseen = seated_in_order("-3,0", "3,-2", "3,0")
     b_unseen.feed(board({"red": "-3,0", "green": "2,0"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
     assert b_unseen.actions == []
 
