@@ -12,15 +12,20 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
-from engine.hexgrid import cell_name
+from engine.hexgrid import cell_name, parse_cell
 from vision.calibration import CalibrationError, learn
+from vision.questions import QuestionRefused
 from vision.reader import BoardReader
 from vision.pipeline import TrackRun
 from vision.sources import open_source
+
+from .players import true_answer
+from .tracker_bench import Snapshot
 
 DEFAULT_SAMPLES = Path(__file__).resolve().parents[1] / "tests" / "vision" / "data" / "samples"
 
@@ -72,18 +77,71 @@ def game_tracked(game: Path) -> tuple[bool, int]:
     """Whether a sample game is tracked exactly from its setup (every action in order,
     the final position, nothing reported), and how many boards were committed wrongly
     (actions that differ from the expected ones)."""
-    exact, false_commits, _ = track_game(game)
-    return exact, false_commits
+    run = track_game(game)
+    return run.exact, run.false_commits
 
 
-def track_game(game: Path) -> tuple[bool, int, str]:
-    """:func:`game_tracked`, and how the game ended: ``"exact"``, ``"setup"`` (the setup
-    was never learnt), ``"asked"`` (waiting on a question nobody answered), ``"reported"``
-    (a change reported as unexplained) or ``"stalled"`` (turns missing, nothing said)."""
+class GameRun(NamedTuple):
+    """How :func:`track_game` went."""
+    exact: bool
+    false_commits: int
+    #: ``"exact"``, ``"setup"`` (the setup was never learnt), ``"asked"`` (waiting on a
+    #: question nobody answered), ``"reported"`` (a change reported as unexplained) or
+    #: ``"stalled"`` (turns missing, nothing said).
+    ending: str
+    #: With a referee: the questions he answered, and those none of whose answers
+    #: said what the board showed (left unanswered).
+    answers: int = 0
+    unanswerable: int = 0
+
+
+def board_snapshot(board: dict, players) -> Snapshot:
+    """A generator's board (``boards.json``, owners as player ids) as colour labels."""
+    label = {player: f"c{i}" for i, player in enumerate(players)}
+    return Snapshot(None if board["mammoth"] is None else parse_cell(board["mammoth"]),
+                    tuple(sorted((label[p], parse_cell(c)) for p, c in board["hunters"].items())),
+                    tuple(sorted((parse_cell(c), label[p]) for c, p in board["traps"].items())))
+
+
+class Referee:
+    """A referee at the table: each question the camera asks is answered at once with the
+    option that says what the board in front of him holds (``shown``: ``boards.json``,
+    the board each frame shows; ``frame``: the frame being read); a question none of
+    the options answers truly is left unanswered, as a referee would."""
+
+    def __init__(self, run: TrackRun, shown: dict, players):
+        self.run, self.shown, self.players = run, shown, list(players)
+        self.frame = 0
+        self.answers = self.unanswerable = 0
+
+    def __call__(self, question) -> None:
+        frames = self.shown["frames"]
+        board = self.shown["boards"][frames[min(self.frame, len(frames) - 1)]]
+        option = true_answer(question.to_json(), board_snapshot(board, self.players), self.players)
+        if option is None:
+            self.unanswerable += 1
+            return
+        try:
+            self.run.answer(question.id, option)
+        except QuestionRefused:
+            self.unanswerable += 1
+            return
+        self.answers += 1
+
+
+def track_game(game: Path, referee: bool = False) -> GameRun:
+    """Track a game folder from its first frame like ``maamut track``; with ``referee``
+    (and the game's ``boards.json``), each question is answered truthfully at once
+    (:class:`Referee`), as the referee's page or ``maamut track --ask`` would."""
     expected = json.loads((game / "expected.json").read_text())
     run = TrackRun(expected["players"])
+    shown = game / "boards.json"
+    answering = Referee(run, json.loads(shown.read_text()), expected["players"]) if referee and shown.exists() else None
+    run.on_question = answering
     with open_source(str(game / "frames")) as source:
-        for timestamp, frame in source:
+        for index, (timestamp, frame) in enumerate(source):
+            if answering is not None:
+                answering.frame = index
             run.feed(timestamp, frame)
     run.finish()
     result = run.result()
@@ -96,7 +154,7 @@ def track_game(game: Path) -> tuple[bool, int, str]:
              and {k: final.get(k) for k in ("mammoth", "hunters", "traps")} == expected["final"])
     ending = ("exact" if exact else "setup" if run.reader is None else "asked" if result["questions"]
               else "reported" if result["reports"] else "stalled")
-    return exact, false_commits, ending
+    return GameRun(exact, false_commits, ending, *((answering.answers, answering.unanswerable) if answering else ()))
 
 
 def run_samples_bench(root: Path | str = DEFAULT_SAMPLES, timings: dict | None = None) -> dict:
@@ -142,16 +200,23 @@ def measure_generator(name: str, tables: int, games: int, timings: dict | None =
         for i in range(games):
             generator.write_game(generator.generate_game(seeds["games"] + i), out)
         frames, right, wrong = read_tables(Path(out), timings)
-        tracked = [track_game(g) for g in sorted(p.parent for p in Path(out).glob("*/expected.json"))]
-    endings = [end for _, _, end in tracked]
+        folders = sorted(p.parent for p in Path(out).glob("*/expected.json"))
+        tracked = [track_game(g) for g in folders]
+        refereed = [track_game(g, referee=True) for g in folders]
+    endings = [run.ending for run in tracked]
     return {"tuned_on": seeds["tuned_on"], "measured_on": f"{name} held-out seeds",
             "frames": frames, "frames_correct": round(right / max(frames, 1), 4), "failed_frames": wrong[:20],
             "games": len(tracked), "games_tracked": round(endings.count("exact") / max(len(tracked), 1), 4),
-            "games_false_commits": sum(fc for _, fc, _ in tracked),
+            "games_false_commits": sum(run.false_commits for run in tracked),
             # How the others ended: the setup never learnt, a question nobody answered
             # (``maamut track --ask`` or the referee's page would), a change reported.
             "games_setup_failed": endings.count("setup"), "games_asked": endings.count("asked"),
-            "games_reported": endings.count("reported"), "_right": right}
+            "games_reported": endings.count("reported"),
+            # The same games with a referee answering each question truthfully at once.
+            "games_tracked_with_referee": round(sum(run.exact for run in refereed) / max(len(refereed), 1), 4),
+            "games_false_commits_with_referee": sum(run.false_commits for run in refereed),
+            "games_referee_answers": sum(run.answers for run in refereed),
+            "games_unanswerable_questions": sum(run.unanswerable for run in refereed), "_right": right}
 
 
 def run_cross_generator_bench(tables: int = 50, games: int = 8, generators=tuple(HELD_OUT),
@@ -173,7 +238,12 @@ def run_cross_generator_bench(tables: int = 50, games: int = 8, generators=tuple
                "cross_generator_games_false_commits": pooled("games_false_commits"),
                "cross_generator_games_setup_failed": pooled("games_setup_failed"),
                "cross_generator_games_asked": pooled("games_asked"),
-               "cross_generator_games_reported": pooled("games_reported")}
+               "cross_generator_games_reported": pooled("games_reported"),
+               "cross_generator_games_tracked_with_referee": round(
+                   sum(w["games_tracked_with_referee"] * w["games"] for w in ways) / max(n_games, 1), 4),
+               "cross_generator_games_false_commits_with_referee": pooled("games_false_commits_with_referee"),
+               "cross_generator_games_referee_answers": pooled("games_referee_answers"),
+               "cross_generator_games_unanswerable_questions": pooled("games_unanswerable_questions")}
     figures["cross_generator_ways"] = ways
     return figures
 

@@ -13,7 +13,9 @@ folder format of the shared vision samples: a table is its setup frames
 more hunter each, in seat order), read frames with their truth (``read_000.jpg`` +
 ``read_000.json``) and ``table.json``; a game is ``frames/`` (every board held for
 :data:`HOLD_FRAMES` frames) and ``expected.json`` (``players``, ``tiles``, the
-``expected`` actions, the ``final`` board).
+``expected`` actions, the ``final`` board) and ``boards.json`` (every board shown, and
+which one each frame shows: what a referee at the table would answer the camera's
+questions from, :func:`sim.samples_bench.track_game`).
 
 >>> import random
 >>> setup = table_setup(random.Random(4), 3)
@@ -165,6 +167,14 @@ class GameSample:
     expected: dict               # expected.json
     boards: list[dict] = field(repr=False)       # every board shown, in order (setup first)
     prefix: str = "game"         # the folder is PREFIX-SEED/
+    #: Which board each frame shows (index into ``boards``); empty: each board held for
+    #: :data:`HOLD_FRAMES` frames, nothing between.
+    shown: list[int] = field(default_factory=list, repr=False)
+
+    def boards_shown(self) -> dict:
+        """``boards.json``: ``{"boards": [...], "frames": [board index of each frame]}``."""
+        shown = self.shown or [i // HOLD_FRAMES for i in range(len(self.frames))]
+        return {"boards": self.boards, "frames": shown}
 
 
 def truth(setup: Setup, board: dict) -> dict:
@@ -221,4 +231,5 @@ def write_game(sample: GameSample, out: str) -> str:
         _write_frame(frames, frame)
     _write_json(os.path.join(folder, "expected.json"), sample.expected)
     _write_json(os.path.join(folder, "table.json"), sample.table)
+    _write_json(os.path.join(folder, "boards.json"), sample.boards_shown())
     return folder

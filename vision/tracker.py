@@ -831,14 +831,17 @@ class GameTracker:
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
                 and not self._trap_seen_left_out(best, observation)
-                and (leak < CHANGES_LEAK or self._arrivals_seen(position, best, observation))):
+                and ((leak < CHANGES_LEAK and not self._leaves_stack(position, best))
+                     or self._arrivals_seen(position, best, observation))):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads on
         # every cell involved (see _reader_agrees); of those that fit at all, the referee
         # is asked.
         fitting = [c for f, _, _, c in scored if f >= CHANGES_FIT]
         hidden = _not_sure_of(observation)
-        read = [c for c in fitting if self._reader_agrees(c, fitting, self._view_of(observation), hidden)]
+        outweighed = self._outweighed(scored)
+        read = [c for c in fitting if self._reader_agrees(c, fitting, self._view_of(observation), hidden)
+                and id(c) not in outweighed]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
         # None fits for a change elsewhere, but one resolution's own cells show it clearly,
@@ -846,7 +849,7 @@ class GameTracker:
         # has it (a piece nudged or relit in place: a change the game already explains).
         seen = self._view_of(observation)
         strong = [c for _, s, _, c in scored if s >= CHANGE_SHOWN]
-        agreed = [c for c in strong if self._reader_agrees(c, strong, seen, hidden)
+        agreed = [c for c in strong if self._reader_agrees(c, strong, seen, hidden) and id(c) not in outweighed
                   and self._changed_elsewhere_in_place(position, evidence, c, seen, hidden)]
         if (not lifted and observation.board_found and len({c.outcome.position for c in agreed}) == 1
                 and self._stays_seen(position, agreed[0], observation)):
@@ -879,6 +882,19 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    @staticmethod
+    def _outweighed(scored) -> set[int]:
+        """The resolutions (``id`` of each candidate in ``scored``, best first) the reader's
+        sure word may not choose: each leaves a piece's worth of change unexplained
+        (CHANGE_AT_REST) where the best, which fits, leaves next to none. The reader and
+        the changes then disagree, and the referee is asked (sim.tabletop development
+        game 5,500,003, answered: C left his trap to join A; his trap read as him, the
+        reader chose his taking it up, which leaves the cell C joined unexplained)."""
+        fit, _, leak, _ = scored[0]
+        if fit < CHANGES_FIT or leak >= CHANGE_AT_REST:
+            return set()
+        return {id(c) for _, _, other, c in scored[1:] if other >= CHANGE_AT_REST}
 
     def _misplaces_still_hunters(self, position: engine.Position, evidence: ChangeEvidence,
                                  observation: Observation) -> bool:
@@ -942,10 +958,16 @@ class GameTracker:
         chain = chains[id(best)]
         seen = self._view_of(observation)
         unsure = _not_sure_of(observation)
-        # (The hidden traps' own cells: their hunters, not the traps under them, show.)
-        trap_cells = {c.outcome.position.hunters[c.action.hunter] for c in chain}
+        # (The hidden traps' own cells: their hunters, not the traps under them, show;
+        # a trap its hunter then stepped off shows, and is read.)
+        final = best.outcome.position.hunters
+        trap_cells = {c.outcome.position.hunters[c.action.hunter] for c in chain
+                      if final.get(c.action.hunter) == c.outcome.position.hunters[c.action.hunter]}
         next_only = replace(best, changed=best.changed - trap_cells)
-        if (any((c.action.hunter, c.outcome.position.hunters[c.action.hunter]) not in seen.hunters for c in chain)
+        # Each hidden turn's hunter is seen where he stays, or his trap there (a hunter
+        # on his own trap is often read as the trap alone), and the move surely read.
+        if (any(c.action.hunter in final and not self._seen_on_own_cell(c.action.hunter, final[c.action.hunter],
+                                                                        seen, unsure) for c in chain)
                 or not self._reader_agrees(next_only, [], seen, unsure)):
             return False
         for turn in [*chain, best]:
@@ -954,6 +976,14 @@ class GameTracker:
                 return turn is not chain[0]
         self._last_observation = self._observation_of(best.view, observation.timestamp)
         return True
+
+    @staticmethod
+    def _seen_on_own_cell(player: str, cell: int, seen: BoardView, unsure) -> bool:
+        """Whether the reader surely reads ``player``'s hunter on ``cell``, or his trap
+        alone there (how a hunter standing on his own trap is often read)."""
+        return cell not in unsure and ((player, cell) in seen.hunters
+                                       or ((cell, player) in seen.traps
+                                           and not any(at == cell for _, at in seen.hunters)))
 
     @staticmethod
     def _only_under_mover(position: engine.Position, evidence: ChangeEvidence) -> bool:
@@ -973,14 +1003,18 @@ class GameTracker:
     def _hidden_turns(self, position: engine.Position, variants) -> list[list[Candidate]]:
         """The runs of turns the board may not show from ``position``: the player to move
         setting or taking up the trap under his own hunter when that is the one such thing
-        legal for him, then the next player so, and so on, short of a whole round (each
-        run one turn longer than the one before)."""
+        legal for him, then the next player so, and so on, up to a whole round, each
+        player once (each run one turn longer than the one before). After a whole round
+        the first of them moves on, off his trap: it is left on the board (sim.tabletop
+        development game 5,520,032: A and B each put a trap under their figure, then A
+        stepped off his)."""
         runs, chain, at = [], [], position
-        for _ in range(len(self.players) - 1):
+        for _ in range(len(self.players)):
             mover = at.to_move
             hidden = [c for c in build_candidates(at, variants)
                       if isinstance(c.action, (engine.PlaceTrap, engine.RemoveTrap)) and c.action.hunter == mover]
-            if len(hidden) != 1 or hidden[0].outcome.position.to_move in (None, mover):
+            if (len(hidden) != 1 or hidden[0].outcome.position.to_move in (None, mover)
+                    or any(c.action.hunter == mover for c in chain)):
                 break
             chain = [*chain, hidden[0]]
             runs.append(chain)
@@ -1048,6 +1082,18 @@ class GameTracker:
         unsure = _not_sure_of(observation)
         arrived = {cell: player for player, cell in candidate.view.hunters if position.hunters.get(player) != cell}
         return all(cell not in unsure and (player, cell) in seen.hunters for cell, player in arrived.items())
+
+    @staticmethod
+    def _leaves_stack(position: engine.Position, candidate: Candidate) -> bool:
+        """Whether ``candidate`` moves a hunter off a cell he shared with another: the
+        cells' changes cannot tell him lifted from the pile nudged (two tall figures
+        on one cell, one leaning over the next cell: sim.tabletop development game
+        5,510,003, A taken to have stepped off C's cell onto the cell C leant over), so
+        the reader must see him arrive (:meth:`_arrivals_seen`)."""
+        mover = getattr(candidate.action, "hunter", None)
+        start = position.hunters.get(mover)
+        return (isinstance(candidate.action, engine.Move) and start is not None
+                and any(cell == start for player, cell in position.hunters.items() if player != mover))
 
     @staticmethod
     def _arrival_unexplained(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:

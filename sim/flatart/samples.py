@@ -79,6 +79,7 @@ def generate_game(seed: int, turns: int = 8, hands: bool = False) -> GameSample:
     boards, expected = game_turns(setup, rng, turns)
     boards = setup.boards + boards
     frames: list[Frame] = []
+    shown: list[int] = []      # (a hand reaches over the board already changed under it)
     hand_rng = np.random.default_rng([seed, 3])
     for b, board in enumerate(boards):
         image = painter.composed(board, b)
@@ -87,6 +88,9 @@ def generate_game(seed: int, turns: int = 8, hands: bool = False) -> GameSample:
             for _ in range(int(hand_rng.integers(2, 5))):
                 occluded = camera.draw_hand(image, painter.cell_pixel(changed), style.camera.pixels_per_unit, hand_rng)
                 frames.append(painter.shoot(occluded, f"f{len(frames):05d}.jpg", 10_000 + len(frames)))
+                shown.append(b)
         for _ in range(HOLD_FRAMES):
             frames.append(painter.shoot(image, f"f{len(frames):05d}.jpg", 10_000 + len(frames)))
-    return GameSample(seed, style.to_json(setup.tiles), frames, game_expected(setup, expected, boards[-1]), boards)
+            shown.append(b)
+    return GameSample(seed, style.to_json(setup.tiles), frames, game_expected(setup, expected, boards[-1]), boards,
+                      shown=shown)

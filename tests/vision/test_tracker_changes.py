@@ -10,7 +10,7 @@ import pytest
 from engine.hexgrid import CENTRE, NUM_CELLS, parse_cell
 from vision.stability import BoardChanges, ChangeEvidence
 from vision.questions import contents_of_view
-from vision.tracker import BoardView, GameTracker
+from vision.tracker import BoardView, GameTracker, straight_move
 
 from .boards import board, layout
 
@@ -507,6 +507,26 @@ def test_two_traps_hidden_under_their_hunters_then_a_move_are_all_committed():
     assert b_unseen.actions == []
 
 
+def test_a_whole_round_of_hidden_traps_then_the_first_player_stepping_off_his_are_all_committed():
+    """A, then B, set a trap under his own hunter unseen; then A stepped off his trap two
+    cells east: his cell lost a little (his trap stays), -1,0 gained a piece.
+    Nothing A alone could do leaves his cell that way: the round of hidden traps, then
+    the step, are committed, the reader reading A's trap left behind, and B on his own
+    (or his trap alone there: a hunter on his own trap is often read so) (sim.tabletop
+    development game 5,520,032). With B read nowhere near his cell, nothing is."""
+    shown = changes(m3_0=-0.25, m1_0=1.0)
+    for b_read in ({"blue": "3,0"}, {}):
+        tracker = seated("-3,0")
+        tracker.feed(board({"red": "-1,0", **b_read}, traps={"-3,0": "red", **({} if b_read else {"3,0": "blue"})}),
+                     shown)
+        assert [a["action"] for a in tracker.actions] == [
+            {"type": "place_trap", "hunter": "A"}, {"type": "place_trap", "hunter": "B"},
+            {"type": "move", "hunter": "A", "direction": "E", "distance": 2}]
+    b_unseen = seated("-3,0")
+    b_unseen.feed(board({"red": "-1,0"}, traps={"-3,0": "red"}), shown)
+    assert b_unseen.actions == []
+
+
 def test_no_hidden_turn_is_inferred_once_a_change_went_uncommitted(tracker):
     """A's hunter left his cell and the board stayed so: asked about, nothing committed.
     Then A is back on his cell and B moved a cell west: it may be that A set his trap
@@ -539,3 +559,42 @@ def test_no_hidden_turn_is_inferred_where_the_player_to_move_could_do_nothing_un
     snowy = seated("-3,1")
     snowy.feed(board({"red": "-3,1", "blue": "2,0"}), changes(m3_1=0.05, **{"3_0": -1.0, "2_0": 1.0}))
     assert snowy.actions == []
+
+
+def test_the_reader_does_not_choose_what_the_changes_leave_unexplained():
+    """A stands on his own trap on -3,0 and steps east onto B's cell. His cell lost
+    a hunter (the trap stays) and B's cell gained a little: the step explains both. The
+    reader, taking the trap left behind for A, reads him still there and no trap: A
+    taking his trap up. That leaves B's cell's gain unexplained, where the step leaves
+    next to nothing, so the reader's word does not decide: the referee is asked
+    (sim.tabletop development game 5,500,003, with a referee answering: taking the trap
+    up was committed)."""
+    tracker = seated_in_order("-3,0", "-2,-1")
+    tracker.feed(board({"red": "-3,0", "blue": "-2,-1"}, traps={"-3,0": "red"}), changes(m3_0=0.8))
+    tracker.feed(board({"red": "-3,0", "blue": "-2,0"}, traps={"-3,0": "red"}), changes(m2_m1=-1.0, m2_0=1.0))
+    assert [a["action"]["type"] for a in tracker.actions] == ["place_trap", "move"]
+    tracker.feed(board({"red": "-3,0", "blue": "-2,0"}), changes(m3_0=-0.62, m2_0=0.41))
+    assert len(tracker.actions) == 2
+    assert tracker.question is not None
+
+
+def test_a_hunter_leaving_a_shared_cell_is_committed_only_when_the_reader_sees_him_arrive():
+    """A joined C on -2,-1; C then steps off it onto -2,0 as the cells show: the shared
+    cell lost a little, -2,0 gained most of a piece. Two tall figures on one cell, one
+    nudged to lean over the next cell, change them just so (sim.tabletop development
+    game 5,510,003 committed a step nobody made). Unless the reader sees C on -2,0, the
+    step is not committed."""
+    def shared():
+        tracker = seated_in_order("-3,0", "3,0", "-2,-1")
+        tracker.feed(board({"red": "-2,-1", "blue": "3,0", "green": "-2,-1"}), changes(m3_0=-1.0, m2_m1=0.4))
+        tracker.feed(board({"red": "-2,-1", "blue": "2,0", "green": "-2,-1"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
+        assert [a["action"]["hunter"] for a in tracker.actions] == ["A", "B"]
+        return tracker
+    leaning = {"m2_m1": -0.43, "m2_0": 0.68}
+    unseen = shared()
+    unseen.feed(board({"red": "-2,-1", "blue": "2,0"}), changes(**leaning))
+    assert len(unseen.actions) == 2
+    seen = shared()
+    seen.feed(board({"red": "-2,-1", "blue": "2,0", "green": "-2,0"}), changes(**leaning))
+    direction, distance = straight_move(parse_cell("-2,-1"), parse_cell("-2,0"))
+    assert seen.actions[-1]["action"] == {"type": "move", "hunter": "C", "direction": direction, "distance": 1}
