@@ -106,8 +106,11 @@ def board_snapshot(board: dict, players) -> Snapshot:
 class Referee:
     """A referee at the table: each question the camera asks is answered at once with the
     option that says what the board in front of him holds (``shown``: ``boards.json``,
-    the board each frame shows; ``frame``: the frame being read); a question none of
-    the options answers truly is left unanswered, as a referee would."""
+    the board each frame shows; ``frame``: the frame being read). A question none of
+    the options answers truly is left unanswered, and so is one asked while the table is
+    more than two turns ahead of the game on the page (the turn under way and the next
+    player's): the cell's contents then belong to later turns, and a referee would put
+    the game right by hand first (which this one does not do)."""
 
     def __init__(self, run: TrackRun, shown: dict, players):
         self.run, self.shown, self.players = run, shown, list(players)
@@ -116,7 +119,13 @@ class Referee:
 
     def __call__(self, question) -> None:
         frames = self.shown["frames"]
-        board = self.shown["boards"][frames[min(self.frame, len(frames) - 1)]]
+        index = frames[min(self.frame, len(frames) - 1)]
+        # (The boards after the setup's, one per player and the empty one, are one turn each.)
+        turns_shown = max(0, index - len(self.players))
+        if turns_shown - len(self.run.tracker.actions) > 2:
+            self.unanswerable += 1
+            return
+        board = self.shown["boards"][index]
         option = true_answer(question.to_json(), board_snapshot(board, self.players), self.players)
         if option is None:
             self.unanswerable += 1

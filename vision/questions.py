@@ -252,7 +252,12 @@ class CellQuestions:
             contents = tracker.contents_for_reader(question.options[option])
             board = with_contents(question.observation, question.cell, contents)
             board = masked(board, [c for c in board.unsure_cells])
-        if not tracker.board_explained(board):
+        # An answer that the cell holds what the game has there is taken whatever the
+        # rest of the board shows (the referee says true: nothing was done there; a
+        # hunter elsewhere read only by his own trap under him): the cell is taught and
+        # the board waited on (sim.tabletop development game 5,510,020 refused so).
+        if (not tracker.board_explained(board)
+                and question.options[option] != contents_of_view(tracker.game_view(), question.cell)):
             raise QuestionRefused("answer_refused", "with that answer the board shows a change no legal "
                                   "action explains: look again at the cell")
         self.current = None

@@ -904,14 +904,19 @@ class GameTracker:
         from a shaded side; sim.tabletop development game 5,500,005: three players read on
         one of their cells, the fourth on the cell of the player to move), and its sure
         readings of the cells that did change are worth no more: the board's changes
-        alone decide, every cell taken as unsure."""
+        alone decide, every cell taken as unsure. A hunter read on an empty cell beside
+        his own is no such sign: a tall figure leaning over it (sim.tabletop development
+        game 5,500,007 with a referee: B so read, C's and D's readings were dropped, and C
+        stepping onto D's cell, then D stepping off, was committed as one step of C's)."""
         strength = np.abs(evidence.strength(position.mammoth))
         unsure = _not_sure_of(observation)
         game = BoardView.of_position(position)
         seen = self._view_of(observation)
+        occupied = {at for _, at in game.hunters}
         # (The player to move may have gone anywhere, a cell he joined barely changing.)
         for player, cell in seen.hunters:
-            if (player != position.to_move and cell not in unsure and cell != position.mammoth
+            leaning = cell not in occupied and cell in NEIGHBOURS[position.hunters.get(player, cell)]
+            if (player != position.to_move and cell not in unsure and cell != position.mammoth and not leaning
                     and strength[cell] < CHANGE_AT_REST and (player, cell) not in game.hunters):
                 return True
         return False
@@ -958,16 +963,10 @@ class GameTracker:
         chain = chains[id(best)]
         seen = self._view_of(observation)
         unsure = _not_sure_of(observation)
-        # (The hidden traps' own cells: their hunters, not the traps under them, show;
-        # a trap its hunter then stepped off shows, and is read.)
-        final = best.outcome.position.hunters
-        trap_cells = {c.outcome.position.hunters[c.action.hunter] for c in chain
-                      if final.get(c.action.hunter) == c.outcome.position.hunters[c.action.hunter]}
+        # (The hidden traps' own cells: their hunters, not the traps under them, show.)
+        trap_cells = {c.outcome.position.hunters[c.action.hunter] for c in chain}
         next_only = replace(best, changed=best.changed - trap_cells)
-        # Each hidden turn's hunter is seen where he stays, or his trap there (a hunter
-        # on his own trap is often read as the trap alone), and the move surely read.
-        if (any(c.action.hunter in final and not self._seen_on_own_cell(c.action.hunter, final[c.action.hunter],
-                                                                        seen, unsure) for c in chain)
+        if (any((c.action.hunter, c.outcome.position.hunters[c.action.hunter]) not in seen.hunters for c in chain)
                 or not self._reader_agrees(next_only, [], seen, unsure)):
             return False
         for turn in [*chain, best]:
@@ -976,14 +975,6 @@ class GameTracker:
                 return turn is not chain[0]
         self._last_observation = self._observation_of(best.view, observation.timestamp)
         return True
-
-    @staticmethod
-    def _seen_on_own_cell(player: str, cell: int, seen: BoardView, unsure) -> bool:
-        """Whether the reader surely reads ``player``'s hunter on ``cell``, or his trap
-        alone there (how a hunter standing on his own trap is often read)."""
-        return cell not in unsure and ((player, cell) in seen.hunters
-                                       or ((cell, player) in seen.traps
-                                           and not any(at == cell for _, at in seen.hunters)))
 
     @staticmethod
     def _only_under_mover(position: engine.Position, evidence: ChangeEvidence) -> bool:
@@ -1003,18 +994,14 @@ class GameTracker:
     def _hidden_turns(self, position: engine.Position, variants) -> list[list[Candidate]]:
         """The runs of turns the board may not show from ``position``: the player to move
         setting or taking up the trap under his own hunter when that is the one such thing
-        legal for him, then the next player so, and so on, up to a whole round, each
-        player once (each run one turn longer than the one before). After a whole round
-        the first of them moves on, off his trap: it is left on the board (sim.tabletop
-        development game 5,520,032: A and B each put a trap under their figure, then A
-        stepped off his)."""
+        legal for him, then the next player so, and so on, short of a whole round (each
+        run one turn longer than the one before)."""
         runs, chain, at = [], [], position
-        for _ in range(len(self.players)):
+        for _ in range(len(self.players) - 1):
             mover = at.to_move
             hidden = [c for c in build_candidates(at, variants)
                       if isinstance(c.action, (engine.PlaceTrap, engine.RemoveTrap)) and c.action.hunter == mover]
-            if (len(hidden) != 1 or hidden[0].outcome.position.to_move in (None, mover)
-                    or any(c.action.hunter == mover for c in chain)):
+            if len(hidden) != 1 or hidden[0].outcome.position.to_move in (None, mover):
                 break
             chain = [*chain, hidden[0]]
             runs.append(chain)
@@ -1479,7 +1466,8 @@ class GameTracker:
         entries, reports = self.table.snapshot().entries, len(self.reports)
         self._answering = True
         try:
-            self.observe(board)
+            if self.board_explained(board):
+                self.observe(board)
         finally:
             self._answering = False
         # The next settled board carries the taught reading: it is the board just matched.

@@ -32,8 +32,9 @@ class _Question:
 
 
 class _Run:
-    def __init__(self, refuse=False):
+    def __init__(self, refuse=False, turns=0):
         self.answered, self.refuse = [], refuse
+        self.tracker = type("Tracker", (), {"actions": [{}] * turns})()
 
     def answer(self, question_id, option):
         from vision.questions import QuestionRefused
@@ -47,7 +48,7 @@ def test_the_referee_answers_from_the_board_the_frame_shows():
     """Each frame shows one of the game's boards (``boards.json``): the referee answers
     with the option that says what that board holds on the cell asked about, and
     leaves a question none of whose options says it (or one the camera refuses)
-    unanswered."""
+    unanswered, as he does while the game is more than a turn behind the table."""
     from sim.samples_bench import Referee
     boards = [{"mammoth": "0,0", "hunters": {"A": "3,0"}, "traps": {}},
               {"mammoth": "0,0", "hunters": {"A": "3,0"}, "traps": {"3,0": "A"}}]
@@ -66,6 +67,12 @@ def test_the_referee_answers_from_the_board_the_frame_shows():
     refused = Referee(_Run(refuse=True), shown, ["A", "B"])
     refused(_Question("3,0", trap_or_not))
     assert (refused.answers, refused.unanswerable) == (0, 1)
+    # Three turns on from the setup's three boards, the game one turn on: answered; none on: not.
+    later = {"boards": boards * 3, "frames": [5]}
+    for turns, answered in ((1, 1), (0, 0)):
+        behind = Referee(_Run(turns=turns), later, ["A", "B"])
+        behind(_Question("3,0", trap_or_not))
+        assert behind.answers == answered
 
 
 def test_a_game_folder_keeps_which_board_each_frame_shows(tmp_path):

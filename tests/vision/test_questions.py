@@ -95,6 +95,22 @@ def test_an_answer_no_legal_action_explains_is_refused_and_nothing_changes(track
     assert out_of_range.value.code == "answer_refused"
 
 
+def test_an_answer_that_the_cell_holds_what_the_game_has_is_taken_whatever_else_the_board_shows(tracker):
+    """The reader reads B, unsurely, one cell off his own (a tall figure leaning), and
+    only a trap of his on his cell (a hunter standing on his own trap is often read as
+    the trap alone; the game has none there). The referee answers that the cell asked
+    about is empty, as the game has it: true, so taken, though the rest of the board is
+    still unexplained. Nothing is committed or reported; the board is waited on
+    (sim.tabletop development game 5,510,020 refused such an answer)."""
+    leaning = unsure(board({"red": "-2,0", "blue": "1,0"}, traps={"2,0": "blue"}), "1,0")
+    settle(tracker, leaning)
+    question, reports = tracker.question, len(tracker.reports)
+    assert question is not None and question.to_json()["cell"] == "1,0"
+    result = tracker.answer_question(question.id, question.options.index(Contents()))
+    assert result == {"committed": [], "reports": []}
+    assert len(tracker.actions) == 2 and tracker.question is None and len(tracker.reports) == reports
+
+
 def test_a_stale_answer_is_refused(tracker):
     settle(tracker, TRAP_READ_AS_BLUES)
     question = tracker.question

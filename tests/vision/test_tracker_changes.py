@@ -507,26 +507,6 @@ def test_two_traps_hidden_under_their_hunters_then_a_move_are_all_committed():
     assert b_unseen.actions == []
 
 
-def test_a_whole_round_of_hidden_traps_then_the_first_player_stepping_off_his_are_all_committed():
-    """A, then B, set a trap under his own hunter unseen; then A stepped off his trap two
-    cells east: his cell lost a little (his trap stays), -1,0 gained a piece.
-    Nothing A alone could do leaves his cell that way: the round of hidden traps, then
-    the step, are committed, the reader reading A's trap left behind, and B on his own
-    (or his trap alone there: a hunter on his own trap is often read so) (sim.tabletop
-    development game 5,520,032). With B read nowhere near his cell, nothing is."""
-    shown = changes(m3_0=-0.25, m1_0=1.0)
-    for b_read in ({"blue": "3,0"}, {}):
-        tracker = seated("-3,0")
-        tracker.feed(board({"red": "-1,0", **b_read}, traps={"-3,0": "red", **({} if b_read else {"3,0": "blue"})}),
-                     shown)
-        assert [a["action"] for a in tracker.actions] == [
-            {"type": "place_trap", "hunter": "A"}, {"type": "place_trap", "hunter": "B"},
-            {"type": "move", "hunter": "A", "direction": "E", "distance": 2}]
-    b_unseen = seated("-3,0")
-    b_unseen.feed(board({"red": "-1,0"}, traps={"-3,0": "red"}), shown)
-    assert b_unseen.actions == []
-
-
 def test_no_hidden_turn_is_inferred_once_a_change_went_uncommitted(tracker):
     """A's hunter left his cell and the board stayed so: asked about, nothing committed.
     Then A is back on his cell and B moved a cell west: it may be that A set his trap
