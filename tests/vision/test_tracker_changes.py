@@ -578,3 +578,18 @@ def test_a_hunter_leaving_a_shared_cell_is_committed_only_when_the_reader_sees_h
     seen.feed(board({"red": "-2,-1", "blue": "2,0", "green": "-2,0"}), changes(**leaning))
     direction, distance = straight_move(parse_cell("-2,-1"), parse_cell("-2,0"))
     assert seen.actions[-1]["action"] == {"type": "move", "hunter": "C", "direction": direction, "distance": 1}
+
+
+def test_a_hunter_read_leaning_beside_his_cell_is_no_sign_the_reader_swaps_players(tracker):
+    """A's cell gained half a piece (a trap under him?) but the reader surely reads it
+    empty, and reads B one cell off his own, on an empty cell that did not change: a
+    tall figure leaning over it, not players told apart wrongly. The reader's sure word
+    on A's cell stands, and the referee is asked (sim.tabletop development game
+    5,500,007 with a referee: such a lean made every reading unsure, and a step nobody
+    made was committed). B read on a far cell that did not change is such a sign: the
+    changes decide alone."""
+    tracker.feed(board({"blue": "2,0"}), changes(m3_0=0.6))
+    assert tracker.actions == [] and tracker.question is not None
+    swapped = seated("-3,0")
+    swapped.feed(board({"blue": "0,3"}), changes(m3_0=0.6))
+    assert swapped.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
