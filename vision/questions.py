@@ -236,8 +236,9 @@ class CellQuestions:
         return None
 
     # -- the referee ----------------------------------------------------------------------
-    def answer(self, tracker, question_id: int, option: int) -> Observation:
-        """Check and teach an answer; returns the settled board read with it (labels)."""
+    def answer(self, tracker, question_id: int, option: int) -> tuple[Observation, bool]:
+        """Check an answer; returns the settled board read with it (labels), and whether
+        a legal turn explains that board (else the answer only confirms the game's cell)."""
         question = self.current
         if question is None or question.id != question_id:
             raise QuestionRefused("stale_question", "this question is no longer asked: the board changed")
@@ -256,12 +257,12 @@ class CellQuestions:
         # rest of the board shows (the referee says true: nothing was done there; a
         # hunter elsewhere read only by his own trap under him): the cell is taught and
         # the board waited on (sim.tabletop development game 5,510,020 refused so).
-        if (not tracker.board_explained(board)
-                and question.options[option] != contents_of_view(tracker.game_view(), question.cell)):
+        explained = tracker.board_explained(board)
+        if not explained and question.options[option] != contents_of_view(tracker.game_view(), question.cell):
             raise QuestionRefused("answer_refused", "with that answer the board shows a change no legal "
                                   "action explains: look again at the cell")
         self.current = None
-        return board
+        return board, explained
 
     def teach(self, tracker, question: Question, contents: Contents) -> None:
         """Keep the answer for the cell while its look and the game's tokens there stay

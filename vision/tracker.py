@@ -1456,7 +1456,7 @@ class GameTracker:
         read with it is matched at once (a move is proposed to the table as usual).
         Returns ``{"committed": [turns or placements the table took], "reports": [...]}``."""
         question = self.questions.current
-        board = self.questions.answer(self, question_id, option)
+        board, explained = self.questions.answer(self, question_id, option)
         chosen = question.chosen[option] if question.chosen else None
         if chosen is not None and self._unseen_cells(chosen, question.reading, question.confirmed):
             # One cell of this resolution is confirmed; the others the reader does not
@@ -1466,7 +1466,7 @@ class GameTracker:
         entries, reports = self.table.snapshot().entries, len(self.reports)
         self._answering = True
         try:
-            if self.board_explained(board):
+            if explained:
                 self.observe(board)
         finally:
             self._answering = False
