@@ -189,7 +189,8 @@ class ChangeEvidence:
         """Nothing changed that a piece moving would change."""
         return bool(np.abs(self.strength(mammoth)).max() < CHANGE_AT_REST)
 
-    def fit(self, mammoth: int | None, changed: dict, shown, near=(), beside=()) -> tuple[float, float, float]:
+    def fit(self, mammoth: int | None, changed: dict, shown, near=(), beside=(),
+            scale: float = 1.0) -> tuple[float, float, float]:
         """``(fit, strength, leak)`` of a change on the cells ``changed`` (cell: +1 when
         pieces are put down there, -1 when taken off, 0 either), the game having the
         mammoth on ``mammoth``. The cells ``shown`` must show it (a piece put down on an
@@ -223,6 +224,14 @@ class ChangeEvidence:
         own). A gain there is no such thing: it may be a piece put down beside, and the
         cell taken for its overhang another resolution's (sim.tabletop development game
         5,500,014: a two-step move committed as three).
+
+        ``scale``: how many of a hunter's sizes (:attr:`size`) the piece that moved on the
+        change's own cells is worth; their change counts that many times over (a pawn's
+        head a third of the others' size shows a third as much where it goes).
+
+        >>> small = ChangeEvidence(np.r_[-30.0, 32.0, 2.0, np.zeros(34)], 100.0, 0.0, True)
+        >>> [round(v, 2) for v in small.fit(None, {0: -1, 1: 1}, {0, 1}, scale=2.5)]
+        [0.73, 0.75, 0.02]
 
         >>> tall = ChangeEvidence(np.r_[-100.0, -90.0, 95.0, np.zeros(34)], 100.0, 0.0, True)
         >>> [round(v, 2) for v in tall.fit(None, {0: -1, 2: 1}, {0, 2})]       # cell 1 unexplained
@@ -259,7 +268,7 @@ class ChangeEvidence:
         overhang = {n for n in set(beside) - set(changed)
                     if strength[n] < 0 and any(distance(x, n) == 1 and strength[n] >= strength[x] for x in shown)}
         outside = np.abs(np.delete(strength, sorted(set(changed) | spilt | overhang)))
-        least = float(min(inside))
+        least = float(min(inside)) * scale
         leak = float(outside.max()) if outside.size else 0.0
         return least - leak, least, leak
 

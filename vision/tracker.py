@@ -252,6 +252,10 @@ MAX_ASKED = 4
 #: A hand lifting hunters off a cell takes away at most this many times their size
 #: (as learnt at setup: a tall piece leans, shadows move); more is a trap taken up.
 LIFT_MARGIN = 1.4
+#: The most a small hunter's step counts over its change (:meth:`GameTracker._mover_scale`):
+#: a piece of a fifth of the others' size counts as two fifths, no more, so the sensor's
+#: noise on his cells is never taken for his step.
+MOVER_SCALE_MAX = 2.5
 
 #: The tracker's phases, by the phase of the table's game.
 PHASES = {"no_game": "layout", "setup": "placing", "play": "playing", "over": "over"}
@@ -792,9 +796,26 @@ class GameTracker:
             # Empty cells beside a piece put down or taken off: a tall piece overhangs them.
             beside = {n for x in shown for n in NEIGHBOURS[x]
                       if contents_of_view(before, n).empty and contents_of_view(c.view, n).empty}
-            scored.append((*evidence.fit(position.mammoth, ways, shown, near, beside), c))
+            scale = self._mover_scale(position, c, evidence)
+            scored.append((*evidence.fit(position.mammoth, ways, shown, near, beside, scale), c))
         scored.sort(key=lambda item: -item[0])
         return scored
+
+    def _mover_scale(self, position: engine.Position, candidate: Candidate, evidence: ChangeEvidence) -> float:
+        """How much a move's cells' change counts: the hunters' median size over the
+        mover's own, as setup learnt them (at least 1, at most MOVER_SCALE_MAX). A
+        small piece changes its cells less than the others do (sim.tabletop development
+        games 5,510,019 and 5,520,012: a hunter a fifth and a half of the others' size
+        stepped, and the step, clearly the best fit, showed under a piece's worth).
+        Other turns (a trap put down or taken up) change by a trap's size, not learnt."""
+        mover = getattr(candidate.action, "hunter", None)
+        sizes = self.board_changes.hunter_sizes if self.board_changes is not None else ()
+        if not isinstance(candidate.action, engine.Move) or mover not in self.players:
+            return 1.0
+        seat = self.players.index(mover)
+        if seat >= len(sizes) or sizes[seat] <= 0:
+            return 1.0
+        return float(np.clip(evidence.size / sizes[seat], 1.0, MOVER_SCALE_MAX))
 
     def _observe_changes(self, evidence: ChangeEvidence, observation: Observation) -> bool:
         """Match a still board by what changed on its cells; True when a turn was proposed
@@ -1041,8 +1062,26 @@ class GameTracker:
             # A hunter on a trap of his own colour may be read as that trap alone.
             if read.trap is not None and missing <= {read.trap} and set(read.hunters) <= set(now.hunters):
                 continue
+            if not self._change_left and self._arrived_misnamed(was, now, read):
+                continue
             return False
         return True
+
+    @staticmethod
+    def _arrived_misnamed(was: Contents, now: Contents, read: Contents) -> bool:
+        """Whether a cell that was bare, where the resolution puts a hunter alone, is read
+        holding hunters only, of another player: the piece that came is a hunter, and only
+        the player to move moves, so it is his whoever the reader names (on sim.tabletop
+        development games 5,500,005, 5,510,011 and 5,520,000 a step onto a bare cell,
+        shown clearly by the changes, was asked about because the reader took the walker
+        for a rival of a colour it confuses with his). A bare cell read with a trap or
+        the mammoth still tells against the step, and so does any reading once a change
+        was left unmatched since the last commit (asked about, unanswered): the table may
+        be turns ahead, and a step from the game's old board may land where a later one
+        did (development game 5,510,028: A's step, asked about, then B's and C's turns;
+        A's step from where he had been taken for the turn two false commits)."""
+        return (was.empty and not now.mammoth and now.trap is None and len(now.hunters) == 1
+                and bool(read.hunters) and read.trap is None and not read.mammoth)
 
     def _trap_seen_left_out(self, candidate: Candidate, observation: Observation) -> bool:
         """Whether the reader surely sees a trap on a cell ``candidate`` changes and leaves

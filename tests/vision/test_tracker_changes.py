@@ -593,3 +593,41 @@ def test_a_hunter_read_leaning_beside_his_cell_is_no_sign_the_reader_swaps_playe
     swapped = seated("-3,0")
     swapped.feed(board({"blue": "0,3"}), changes(m3_0=0.6))
     assert swapped.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+
+def test_a_step_onto_a_bare_cell_read_as_a_rivals_hunter_is_committed_as_the_movers(tracker):
+    """A's cell lost a piece and the bare cell east gained one: A's step. The reader
+    surely names the hunter there B (a colour it confuses with A's), but only A moves
+    now and B's own cell did not change: the step is A's (sim.tabletop development
+    games 5,500,005, 5,510,011, 5,520,000: asked, and the game stopped there)."""
+    tracker.feed(board({"blue": "-2,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_step_read_as_a_rivals_hunter_is_asked_once_a_change_went_uncommitted(tracker):
+    """The same reading after an earlier change was asked about and left unanswered:
+    the table may be turns ahead of the game, so a misnamed hunter decides nothing
+    (development game 5,510,028, where such a step made two false commits)."""
+    tracker.feed(board({"blue": "3,0"}), changes(m3_0=-1.0))
+    tracker.feed(board({"blue": "3,0"}), changes(settled=False, waited=True, m3_0=-1.0))
+    assert tracker.question is not None
+    tracker.feed(board({"blue": "-2,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions == []
+
+
+def test_a_small_hunters_step_counts_by_his_own_size():
+    """B's hunter is a fifth of the others' size (a pawn's head seen from above): his
+    step changes his cells by under a third of a piece, too faint alone. Counted
+    by his own size it is the clearest of his moves and is committed; an A of the common
+    size changing as little is not (sim.tabletop development game 5,510,019)."""
+    small = seated_in_order("-3,0", "3,0")
+    small.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE, SIZE / 5))
+    small.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert len(small.actions) == 1
+    small.feed(board({"red": "-2,0", "blue": "3,0"}), changes(**{"3_0": -0.3, "2_0": 0.28}))
+    assert small.actions[-1]["action"] == {"type": "move", "hunter": "B", "direction": "W", "distance": 1}
+    common = seated_in_order("-3,0", "3,0")
+    common.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE, SIZE))
+    common.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    common.feed(board({"red": "-2,0", "blue": "3,0"}), changes(**{"3_0": -0.3, "2_0": 0.28}))
+    assert len(common.actions) == 1
