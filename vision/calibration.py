@@ -485,6 +485,20 @@ def change_probe(frame: np.ndarray, locator: BoardLocator | None = None) -> np.n
     return sample_grid(frame, g.homography)
 
 
+#: A piece put down changes at least this many grid points of its cell (a pawn's head a
+#: fifth of a tile wide covers a dozen; sensor noise and jpeg change none).
+MIN_PIECE_POINTS = 10
+
+
+def piece_changed(before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether some cell differs between two boards by a piece's worth
+    (:data:`MIN_PIECE_POINTS`), each cell's light divided out. Asked of a still board
+    against the one last looked at: a faint piece put down between two frames changes
+    fewer points than :func:`moved_between` needs (a hand passing), so no frame shows
+    the board moving."""
+    return bool(changed_counts(before, after).max() >= MIN_PIECE_POINTS)
+
+
 def moved_between(before: np.ndarray, after: np.ndarray) -> tuple[int, ...]:
     """Cells whose grids (:func:`change_probe`) changed: :data:`MOVED_POINTS` of their
     points by :data:`vision.changes.CHANGED` or more, each cell's light now divided out

@@ -31,7 +31,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, distance
 
-from .calibration import moved_between
+from .calibration import moved_between, piece_changed
 from .changes import changed_counts, light_strays
 from .observation import Observation
 
@@ -302,6 +302,9 @@ class BoardChanges:
         self._reference: np.ndarray | None = None   # grids of the board the game was last seen on
         self._rest_pending = False
         self._kept: tuple = ()   # cells whose reference the next rest keeps (see rest)
+        #: The still board the evidence was taken on: a faint piece put down since, that no
+        #: frame showed moving, makes it a new board (:func:`vision.calibration.piece_changed`).
+        self._looked_at: np.ndarray | None = None
 
     def occupancy(self, grid: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
         """(37,) grid points of each cell unlike the empty board (its light divided out;
@@ -353,7 +356,8 @@ class BoardChanges:
             self._previous, self._still, self.evidence = None, 0, None
             self._run = []
             return None
-        moved = self._previous is None or bool(moved_between(self._previous, grid))
+        moved = (self._previous is None or bool(moved_between(self._previous, grid))
+                 or (self.evidence is not None and piece_changed(self._looked_at, grid)))
         self._previous = grid
         self._still = 1 if moved else self._still + 1
         if moved:
@@ -370,4 +374,5 @@ class BoardChanges:
             return self.evidence
         change = np.median(np.stack([self.change_since_reference(g) for g in self._run]), axis=0)
         self.evidence = ChangeEvidence(change, self.size, self.mammoth_noise, settled=True)
+        self._looked_at = grid
         return self.evidence

@@ -1064,6 +1064,12 @@ class GameTracker:
                 continue
             if not self._change_left and self._arrived_misnamed(was, now, read):
                 continue
+            # A hunter joining another, read surely as that cell was: a tall piece hides
+            # the one behind it (sim.tabletop development games 5,510,013, 5,510,028). The
+            # changes show him coming, clearly the best fit; a cell read unsure (above)
+            # or read otherwise than it was still tells against him.
+            if not self._change_left and joined and x not in unsure and read == was and len(missing) == 1:
+                continue
             return False
         return True
 

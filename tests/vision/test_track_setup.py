@@ -36,6 +36,19 @@ def test_the_empty_board_and_each_hunter_are_learnt_in_placement_order(setup_rec
     assert steps == [4, 10, 16]
 
 
+def test_a_piece_put_down_without_any_frame_showing_a_move_is_still_looked_at(setup_recording, monkeypatch):
+    """A faint piece (a glass bead of 17 grid points, sim.tabletop development game
+    5,520,021) put down between two frames changes fewer points than a hand passing, so
+    no frame shows the board moving. Made so here for every frame: the board still
+    differs from the settled one last looked at, and each hunter is learnt."""
+    _, _, frames = setup_recording
+    monkeypatch.setattr("vision.track_setup.moved_between", lambda before, after: ())
+    stills = [frame for i, frame in enumerate(frames) if i % 6 >= 2]     # no hand in view
+    learner = SetupLearner(n_hunters=2, required=3)
+    steps = [t for t, frame in enumerate(stills) if learner.feed(frame, t / 30)]
+    assert learner.done and steps == [2, 6, 10]
+
+
 def test_an_unfinished_setup_is_not_done_and_bad_frames_are_ignored(setup_recording):
     _, _, frames = setup_recording
     learner = SetupLearner(n_hunters=2, required=3)

@@ -266,7 +266,9 @@ def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed()
     clearly, but the reader is unsure of B's cell, and a change under a standing piece may
     be a tall neighbour's lean (sim.tabletop development game 5,500,008: a short step was
     committed as a long one onto another hunter's cell). A hunter joining others must be
-    seen there: asked, never committed. Seen there surely, the move is proposed."""
+    seen there: asked, never committed. Seen there surely, the move is proposed; so it is
+    when the cell is read surely just as it was, B alone (a tall piece hides the one behind
+    it: development games 5,510,013, 5,510,028), but not when read with a trap it lacked."""
     def table():
         tracker = GameTracker(["A", "B"], tiles=layout())
         tracker.observe(board({"red": "-3,0"}))
@@ -283,6 +285,13 @@ def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed()
     seen = table()
     seen.feed(board({"red": "-3,2", "blue": "-3,2"}), changes(m3_0=-1.0, m3_2=0.5))
     assert seen.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
+
+    hidden = table()   # read surely as it was: B alone, A hidden behind him
+    hidden.feed(board({"blue": "-3,2"}), changes(m3_0=-1.0, m3_2=0.5))
+    assert hidden.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
+    otherwise = table()   # read surely as holding a trap it did not have: asked
+    otherwise.feed(board({"blue": "-3,2"}, traps={"-3,2": "blue"}), changes(m3_0=-1.0, m3_2=0.5))
+    assert otherwise.actions == []
 
 
 
@@ -546,16 +555,24 @@ def test_the_reader_does_not_choose_what_the_changes_leave_unexplained():
     a hunter (the trap stays) and B's cell gained a little: the step explains both. The
     reader, taking the trap left behind for A, reads him still there and no trap: A
     taking his trap up. That leaves B's cell's gain unexplained, where the step leaves
-    next to nothing, so the reader's word does not decide: the referee is asked
-    (sim.tabletop development game 5,500,003, with a referee answering: taking the trap
-    up was committed)."""
-    tracker = seated_in_order("-3,0", "-2,-1")
-    tracker.feed(board({"red": "-3,0", "blue": "-2,-1"}, traps={"-3,0": "red"}), changes(m3_0=0.8))
-    tracker.feed(board({"red": "-3,0", "blue": "-2,0"}, traps={"-3,0": "red"}), changes(m2_m1=-1.0, m2_0=1.0))
-    assert [a["action"]["type"] for a in tracker.actions] == ["place_trap", "move"]
-    tracker.feed(board({"red": "-3,0", "blue": "-2,0"}), changes(m3_0=-0.62, m2_0=0.41))
-    assert len(tracker.actions) == 2
-    assert tracker.question is not None
+    next to nothing, so the reader's word does not decide (sim.tabletop development game
+    5,500,003, with a referee answering: taking the trap up was committed). With B's
+    cell read unsure the referee is asked; read surely as it was (B alone, A hidden
+    behind him), the step the changes show is committed."""
+    def table():
+        tracker = seated_in_order("-3,0", "-2,-1")
+        tracker.feed(board({"red": "-3,0", "blue": "-2,-1"}, traps={"-3,0": "red"}), changes(m3_0=0.8))
+        tracker.feed(board({"red": "-3,0", "blue": "-2,0"}, traps={"-3,0": "red"}), changes(m2_m1=-1.0, m2_0=1.0))
+        assert [a["action"]["type"] for a in tracker.actions] == ["place_trap", "move"]
+        return tracker
+
+    reading = board({"red": "-3,0", "blue": "-2,0"})
+    unsure = table()
+    unsure.feed(replace(reading, unsure_cells=(parse_cell("-2,0"),)), changes(m3_0=-0.62, m2_0=0.41))
+    assert len(unsure.actions) == 2 and unsure.question is not None
+    hidden = table()
+    hidden.feed(reading, changes(m3_0=-0.62, m2_0=0.41))
+    assert hidden.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
 
 
 def test_a_hunter_leaving_a_shared_cell_is_committed_only_when_the_reader_sees_him_arrive():
