@@ -423,6 +423,8 @@ class GameTracker:
         #: (asked about, reported): turns may have gone by unseen since, so none is
         #: inferred (:meth:`_propose_hidden_then_next`).
         self._change_left = False
+        #: The cells a change left unmatched had changed, when it showed a piece put down.
+        self._left_cells: frozenset | None = None
         self._answering = False
         if tiles is not None:
             self._start_game(tuple(engine.Tile(t) for t in tiles), 0.0)
@@ -495,6 +497,7 @@ class GameTracker:
         if snap.version != self._version:
             self._version = snap.version
             self._pending, self._mover_trail = [], set()
+            self._left_cells = None   # the game changed elsewhere: the board it measured is gone
             self._in_step = snap.phase == "no_game"
             self._last_reported = None
             self._times = {i: t for i, t in self._times.items() if i < snap.entries}
@@ -829,6 +832,8 @@ class GameTracker:
         position = snap.position.with_(hands=None)
         if evidence.at_rest(position.mammoth):
             return False
+        if self._moved_on_since_left(position, evidence):
+            return False
         if self._misplaces_still_hunters(position, evidence, observation):
             observation = replace(observation, unsure_cells=tuple(range(NUM_CELLS)))
         # A mover who vanishes was eliminated on his way only if he was seen on it.
@@ -894,15 +899,42 @@ class GameTracker:
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
-            self._change_left = self._change_left or not self._only_under_mover(position, evidence)
+            self._leave_change(position, evidence)
             return self._ask_between(offered, BoardView.of_position(position), timestamp, reading=observation)
         if changed and not waiting:
             # Nothing legal fits: said as the reader sees it when it can (a hunter moved
             # out of turn, or not in a straight line), else with the cells that changed.
-            self._change_left = self._change_left or not self._only_under_mover(position, evidence)
+            self._leave_change(position, evidence)
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    def _leave_change(self, position: engine.Position, evidence: ChangeEvidence) -> None:
+        """Note a change left unmatched (asked about, reported): turns may go by unseen from
+        now on (:attr:`_change_left`), unless it is only a trap put down under the player
+        to move. When it already showed a piece put down somewhere, the cells it changed
+        are kept (:meth:`_moved_on_since_left`)."""
+        if self._only_under_mover(position, evidence):
+            return
+        self._change_left = True
+        strength = evidence.strength(position.mammoth)
+        arrived = any(strength[c] >= CHANGE_SHOWN for c in range(NUM_CELLS) if c != CENTRE)
+        if arrived and self._left_cells is None:
+            self._left_cells = frozenset(int(c) for c in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST))
+
+    def _moved_on_since_left(self, position: engine.Position, evidence: ChangeEvidence) -> bool:
+        """Whether a change left unmatched had shown a piece put down (a whole turn, only
+        not told apart), and a cell at rest then now shows a piece's change: the table
+        made another turn since, and the board is two turns from the game's. Nothing is
+        matched from its changes then; the question stands (sim.tabletop development
+        game 5,520,022: A's two-cell step onto B's cell, asked about and left; B then
+        stepped back west, and from the game's board the two looked like one step of A's,
+        committed). A hunter only lifted when asked about (nothing put down) still
+        completes his turn when put down."""
+        if self._left_cells is None:
+            return False
+        strength = np.abs(evidence.strength(position.mammoth))
+        return any(c not in self._left_cells and c != CENTRE for c in np.flatnonzero(strength >= CHANGE_SHOWN))
 
     @staticmethod
     def _outweighed(scored) -> set[int]:
@@ -1347,7 +1379,7 @@ class GameTracker:
         self._proposed()
         self._mover_trail = set()
         self._pending = []
-        self._change_left = False
+        self._change_left, self._left_cells = False, None
         self._board_is_right()
         if self.board_changes is not None:
             self.board_changes.rest(keep=self._next_turn_shown(candidate))

@@ -648,3 +648,30 @@ def test_a_small_hunters_step_counts_by_his_own_size():
     common.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
     common.feed(board({"red": "-2,0", "blue": "3,0"}), changes(**{"3_0": -0.3, "2_0": 0.28}))
     assert len(common.actions) == 1
+
+
+def test_a_turn_shown_and_left_unanswered_then_another_turn_commits_neither():
+    """A steps two cells south-east onto B's cell; the reader is unsure of it: asked,
+    nobody answers. B then steps one cell back north-west. Against the game's board (A on
+    -3,0, B on -3,2) the board now looks like A's one step, clean: committing it would
+    be a false turn (sim.tabletop development game 5,520,022). A change that showed a
+    piece put down was left, and a cell at rest then changed: the table moved on, the
+    question stands."""
+    tracker = seated_in_order("-3,0", "-3,2")
+    joined = replace(board({"blue": "-3,2"}), unsure_cells=(parse_cell("-3,2"),))
+    tracker.feed(joined, changes(m3_0=-1.0, m3_2=0.5))
+    tracker.feed(joined, changes(settled=False, waited=True, m3_0=-1.0, m3_2=0.5))
+    assert tracker.actions == [] and tracker.question is not None
+    moved_on = replace(board({"red": "-3,2"}), unsure_cells=(parse_cell("-3,1"),))   # B unsure
+    tracker.feed(moved_on, changes(m3_0=-1.0, m3_1=1.0, m3_2=0.05))
+    assert tracker.actions == [] and tracker.question is not None
+
+
+def test_a_hunter_lifted_and_asked_about_is_still_followed_once_put_down(tracker):
+    """Only lifted when asked about (nothing put down yet): putting him down a cell east
+    completes his turn, committed from the changes."""
+    tracker.feed(board({"blue": "3,0"}), changes(m3_0=-1.0))
+    tracker.feed(board({"blue": "3,0"}), changes(settled=False, waited=True, m3_0=-1.0))
+    assert tracker.question is not None
+    tracker.feed(board({"red": "-2,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
