@@ -253,7 +253,7 @@ MAX_ASKED = 4
 #: (as learnt at setup: a tall piece leans, shadows move); more is a trap taken up.
 LIFT_MARGIN = 1.4
 #: The most a small hunter's step counts over its change (:meth:`GameTracker._mover_scale`):
-#: a piece of a fifth of the others' size counts as two fifths, no more, so the sensor's
+#: a piece a fifth of the others' size counts as half of one at most, so the sensor's
 #: noise on his cells is never taken for his step.
 MOVER_SCALE_MAX = 2.5
 
@@ -808,8 +808,8 @@ class GameTracker:
         """How much a move's cells' change counts: the hunters' median size over the
         mover's own, as setup learnt them (at least 1, at most MOVER_SCALE_MAX). A
         small piece changes its cells less than the others do (sim.tabletop development
-        games 5,510,019 and 5,520,012: a hunter a fifth and a half of the others' size
-        stepped, and the step, clearly the best fit, showed under a piece's worth).
+        games 5,510,019 and 5,520,012: hunters a fifth and a half of the others' size
+        stepped, and each step, clearly the best fit, showed under a piece's worth).
         Other turns (a trap put down or taken up) change by a trap's size, not learnt."""
         mover = getattr(candidate.action, "hunter", None)
         sizes = self.board_changes.hunter_sizes if self.board_changes is not None else ()
@@ -1108,7 +1108,7 @@ class GameTracker:
     @staticmethod
     def _arrived_misnamed(was: Contents, now: Contents, read: Contents) -> bool:
         """Whether a cell that was bare, where the resolution puts a hunter alone, is read
-        holding hunters only, of another player: the piece that came is a hunter, and only
+        holding other players' hunters only: the piece that came is a hunter, and only
         the player to move moves, so it is his whoever the reader names (on sim.tabletop
         development games 5,500,005, 5,510,011 and 5,520,000 a step onto a bare cell,
         shown clearly by the changes, was asked about because the reader took the walker
