@@ -138,6 +138,10 @@ def test_setup_names_each_player_by_the_colour_in_the_page_language(server, brow
     log_in(page, server.url + "/setup")
     first = page.locator(".player-row[data-row='0']")
     expect(first.locator("input[name='name']")).to_have_value("Red")
+    # The server writes "Red"; the language buttons work once the page's scripts ran
+    # (they mark the page's language pressed). Clicked before, under a loaded CI
+    # machine, the click reached no listener and the name stayed English.
+    expect(page.locator("button[data-lang='en']")).to_have_attribute("aria-pressed", "true")
     page.click("button[data-lang='fr']")
     expect(first.locator("input[name='name']")).to_have_value("Rouge")
     first.locator("select[name='colour']").select_option("#7b3fa0")
