@@ -799,26 +799,29 @@ class GameTracker:
             # Empty cells beside a piece put down or taken off: a tall piece overhangs them.
             beside = {n for x in shown for n in NEIGHBOURS[x]
                       if contents_of_view(before, n).empty and contents_of_view(c.view, n).empty}
-            scale = self._mover_scale(position, c, evidence)
+            scale = self._mover_scale(c, evidence)
             scored.append((*evidence.fit(position.mammoth, ways, shown, near, beside, scale), c))
         scored.sort(key=lambda item: -item[0])
         return scored
 
-    def _mover_scale(self, position: engine.Position, candidate: Candidate, evidence: ChangeEvidence) -> float:
+    def _mover_scale(self, candidate: Candidate, evidence: ChangeEvidence) -> float:
         """How much a move's cells' change counts: the hunters' median size over the
         mover's own, as setup learnt them (at least 1, at most MOVER_SCALE_MAX). A
         small piece changes its cells less than the others do (sim.tabletop development
         games 5,510,019 and 5,520,012: hunters a fifth and a half of the others' size
         stepped, and each step, clearly the best fit, showed under a piece's worth).
         Other turns (a trap put down or taken up) change by a trap's size, not learnt."""
-        mover = getattr(candidate.action, "hunter", None)
+        if not isinstance(candidate.action, engine.Move):
+            return 1.0
+        size = self._setup_size(candidate.action.hunter)
+        return 1.0 if not size or size <= 0 else float(np.clip(evidence.size / size, 1.0, MOVER_SCALE_MAX))
+
+    def _setup_size(self, player: str) -> float | None:
+        """How many grid points ``player``'s hunter changed when put down at setup, if
+        the tracker saw the setup (:attr:`BoardChanges.hunter_sizes`, seat order)."""
         sizes = self.board_changes.hunter_sizes if self.board_changes is not None else ()
-        if not isinstance(candidate.action, engine.Move) or mover not in self.players:
-            return 1.0
-        seat = self.players.index(mover)
-        if seat >= len(sizes) or sizes[seat] <= 0:
-            return 1.0
-        return float(np.clip(evidence.size / sizes[seat], 1.0, MOVER_SCALE_MAX))
+        seat = self.players.index(player) if player in self.players else len(sizes)
+        return sizes[seat] if seat < len(sizes) else None
 
     def _observe_changes(self, evidence: ChangeEvidence, observation: Observation) -> bool:
         """Match a still board by what changed on its cells; True when a turn was proposed
@@ -1229,14 +1232,13 @@ class GameTracker:
     def _lost_more_than_hunters(self, position: engine.Position, evidence: ChangeEvidence, cell: int) -> bool:
         """Whether ``cell`` (the mammoth not on it, a trap under its hunters) lost more
         than LIFT_MARGIN times the size of every hunter standing there."""
-        sizes = self.board_changes.hunter_sizes if self.board_changes is not None else ()
         standing = [p for p, c in position.hunters.items() if c == cell]
-        if cell == position.mammoth or cell not in position.traps or not standing or not sizes:
+        if cell == position.mammoth or cell not in position.traps or not standing:
             return False
-        seats = [self.players.index(p) for p in standing if p in self.players]
-        if len(seats) < len(standing) or max(seats) >= len(sizes):
+        sizes = [self._setup_size(p) for p in standing]
+        if None in sizes:
             return False
-        could = sum(sizes[i] for i in seats) / evidence.size
+        could = sum(sizes) / evidence.size
         return -evidence.strength(position.mammoth)[cell] > LIFT_MARGIN * could
 
     @staticmethod
