@@ -190,9 +190,11 @@ def decode_crops(text: str) -> np.ndarray:
 SURE = 0.9
 #: ... or this sure of a trap on a grass cell the reader reads none on (most often a
 #: trap under a hunter: a crescent of it shows beyond him). Measured on the development
-#: tables (docs/vision.md): at 0.98, 13 sim.flatart frames read wrong without a word
-#: are asked about, for 7 read right (at 0.9, 17 for 16).
-SURE_TRAP = 0.98
+#: tables (docs/vision.md): with the first model, at 0.98 13 sim.flatart frames read
+#: wrong without a word were asked about, for 7 read right (at 0.9, 17 for 16); the
+#: model trained on both generators is less often that sure (a rendered kit trap at
+#: 0.977), and at 0.95 asks about 2 more wrong sim.tabletop frames, no right one.
+SURE_TRAP = 0.95
 
 
 class SecondOpinion:

@@ -167,6 +167,9 @@ HUNTER_ODDS = 0.9
 #: this share of his body's colour (a glass bead shows its tile through it, little of
 #: the colour learnt at setup). Such a guess is always unsure (:func:`seen_hunters`).
 TRACE_SHARE = 0.1
+#: The classifier this sure of a trap on a grass cell where one hunter stands and the
+#: colours show none: his own trap, hidden under him (:func:`hidden_traps`).
+UNDER_TRAP_ODDS = 0.9
 
 
 @dataclass
@@ -1365,6 +1368,33 @@ def seen_hunters(bodies, looks, labels, hunters, conf, ok, hunter_odds, mammoth=
     return hunters, conf
 
 
+def hidden_traps(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarray, mammoth, trap_odds):
+    """``(traps, confidence)`` with a trap, unsure, under each lone hunter whose grass cell
+    shows no trap while the learned classifier is sure of one (:data:`UNDER_TRAP_ODDS`).
+    A hunter sets his trap on his own cell (FR «Tour de jeu» 2, EN «Flow of play» 2), and a piece as wide
+    as the trap leaves little of its colour to read; a rival's trap under him shows in
+    the rival's colour, and was weighed already. The guess is always unsure, so the
+    referee is asked before a board holding it is committed.
+
+    >>> odds = np.zeros(NUM_CELLS); odds[[4, 9, 12]] = 0.97
+    >>> allowed = np.ones(NUM_CELLS, bool)
+    >>> traps, conf = hidden_traps({12: "c1"}, np.ones(NUM_CELLS), {"c0": 4, "c1": 12, "c2": 9, "c3": 9},
+    ...                            allowed, None, odds)
+    >>> traps, float(conf[4]), float(conf[9])
+    ({12: 'c1', 4: 'c0'}, 0.0, 1.0)
+    """
+    standing: dict[int, list[str]] = {}
+    for label, cell in hunters.items():
+        standing.setdefault(cell, []).append(label)
+    traps, conf = dict(traps), conf.copy()
+    for cell, here in standing.items():
+        if (len(here) == 1 and cell not in traps and cell != mammoth and allowed[cell]
+                and trap_odds[cell] >= UNDER_TRAP_ODDS):
+            traps[cell] = here[0]
+            conf[cell] = 0.0
+    return traps, conf
+
+
 #: A hunter's patch on a cell shared with another is that other's echo when it is no
 #: larger than this many times what the other's piece alone showed of it at setup.
 ECHO_ALLOWANCE = 1.5
@@ -1667,6 +1697,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                                            mammoth, under, spill, no_trap, depth, ratio)
     conf = np.minimum(conf, trap_conf)
     hunters, conf = half_hidden_hunters(hunters, half_hidden, conf)
+    if trap_odds is not None:
+        traps, conf = hidden_traps(traps, conf, hunters, ok & grass, mammoth, trap_odds)
     if hunter_odds is not None:
         # (After the traps: a hunter guessed from a trace of his colour explains none
         # of his cell's change, and a trap under him is read as without him.)

@@ -176,6 +176,30 @@ def test_a_hunter_showing_a_trace_of_his_colour_is_placed_unsure_where_the_class
     assert read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], hunter_odds=odds).hunters == {"c1": 25}
 
 
+def test_a_trap_hidden_under_a_lone_hunter_is_his_own_and_asked_about_where_the_classifier_sees_one():
+    """A hunter sets his trap on his own cell (rules: «Tour de jeu» 2), and a piece as
+    wide as the trap hides its colour. Where the learned classifier is sure of a trap
+    under a lone hunter and the colours show none, his own trap is read there, unsure
+    (asked about); short of sure, on a cell of two hunters or off the grass, none."""
+    from vision.changes import UNDER_TRAP_ODDS
+    from vision.reader import UNSURE
+    model, grid = model_and_grid()
+    blob(grid, 5, RED, 0.2)
+    blob(grid, 25, BLUE, 0.2)
+    blob(grid, 20, (0.35, 0.25, 0.15), 0.55)
+    ok = np.ones(NUM_CELLS, bool)
+    assert read(model, grid).traps == {}
+    odds = np.full(NUM_CELLS, 0.02)
+    odds[[5, 25]] = (UNDER_TRAP_ODDS + 1) / 2
+    grass = ok.copy()
+    grass[25] = False
+    seen = read_changes(model, grid, ok, grass, ["c0", "c1"], trap_odds=odds)
+    assert seen.hunters == {"c0": 5, "c1": 25} and seen.traps == {5: "c0"}
+    assert seen.confidence[5] < UNSURE <= seen.confidence[25]
+    odds[5] = UNDER_TRAP_ODDS * 0.9
+    assert read_changes(model, grid, ok, grass, ["c0", "c1"], trap_odds=odds).traps == {}
+
+
 def test_a_lone_hunter_is_read_where_he_stands_and_nothing_else():
     model, grid = model_and_grid()
     blob(grid, 5, RED, 0.2, at=(0.2, -0.1))
