@@ -152,53 +152,38 @@ def _cross(n: int) -> np.ndarray:
 
 def augment(now: np.ndarray, ref: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """One random variant of a batch of crop pairs (uint8 BGR ``(n, s, s, 3)``)."""
-    return augment_views([(now, ref)], rng)[0]
-
-
-def augment_views(views: list[tuple[np.ndarray, np.ndarray]], rng: np.random.Generator) -> list[tuple]:
-    """One random variant of batches of crop pairs ``(now, ref)`` (uint8 BGR ``(n, s, s, 3)``),
-    the pairs of a row seen on one table: one colour mix for all of them (one art), each
-    ``now`` under its own drift of light, each pair turned its own way."""
-    n = len(views[0][0])
+    n = len(now)
+    now, ref = now.astype(np.float32) / 255, ref.astype(np.float32) / 255
     # A new art: one random colour mix (a channel permutation and a near-identity matrix)
-    # for every crop of a row, so tiles and pieces take colours no generator drew.
+    # for both crops of a pair, so tiles and pieces take colours no generator drew.
     mix = np.stack([np.eye(3)[rng.permutation(3)] for _ in range(n)]) + rng.normal(0, 0.25, (n, 3, 3))
     gain = np.exp(rng.normal(0, 0.3, (n, 1, 1, 1)))
-    mixed = [[np.einsum("nhwc,ndc->nhwd", c.astype(np.float32) / 255, mix) * gain for c in view] for view in views]
-    for view in mixed:
-        # The light drifts between setup and now (per channel and overall).
-        view[0] = view[0] * np.exp(rng.normal(0, 0.08, (n, 1, 1, 3)) + rng.normal(0, 0.15, (n, 1, 1, 1)))
-    out = [(np.empty_like(now), np.empty_like(ref)) for now, ref in mixed]
-    for i in range(n):
-        for (now, ref), (out_now, out_ref) in zip(mixed, out):
-            out_now[i], out_ref[i] = _turned(now[i], ref[i], rng)
-    noise = rng.uniform(0, 0.03, (n, 1, 1, 1))
-    to8 = lambda a: np.clip(a * 255, 0, 255).astype(np.uint8)  # noqa: E731
-    result = []
-    for out_now, out_ref in out:
-        out_now += rng.normal(0, 1, out_now.shape).astype(np.float32) * noise
-        out_ref += rng.normal(0, 1, out_ref.shape).astype(np.float32) * noise
-        result.append((to8(out_now), to8(out_ref)))
-    return result
-
-
-def _turned(now: np.ndarray, ref: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """One pair turned (any angle) and mirrored, scaled, the fit a pixel off, blurred."""
+    now = np.einsum("nhwc,ndc->nhwd", now, mix) * gain
+    ref = np.einsum("nhwc,ndc->nhwd", ref, mix) * gain
+    # The light drifts between setup and now (per channel and overall).
+    now = now * np.exp(rng.normal(0, 0.08, (n, 1, 1, 3)) + rng.normal(0, 0.15, (n, 1, 1, 1)))
+    out_now, out_ref = np.empty_like(now), np.empty_like(ref)
     centre = (CROP - 1) / 2
-    m = cv2.getRotationMatrix2D((centre, centre), rng.uniform(0, 360), np.exp(rng.normal(0, 0.12)))
-    if rng.random() < 0.5:
-        m[0] = -m[0]
-        m[0, 2] += CROP - 1
-    shift = rng.normal(0, 0.7, 2)
-    m_now = m.copy()
-    m_now[:, 2] += shift
-    now = cv2.warpAffine(now, m_now, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
-    ref = cv2.warpAffine(ref, m, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
-    sigma = rng.uniform(0, 1.2)
-    if sigma > 0.3:
-        now = cv2.GaussianBlur(now, (0, 0), sigma)
-        ref = cv2.GaussianBlur(ref, (0, 0), sigma * rng.uniform(0.7, 1.3))
-    return now, ref
+    for i in range(n):
+        # Turns (any angle) and mirrors, a change of scale, the fit a pixel off.
+        m = cv2.getRotationMatrix2D((centre, centre), rng.uniform(0, 360), np.exp(rng.normal(0, 0.12)))
+        if rng.random() < 0.5:
+            m[0] = -m[0]
+            m[0, 2] += CROP - 1
+        shift = rng.normal(0, 0.7, 2)
+        m_now = m.copy()
+        m_now[:, 2] += shift
+        out_now[i] = cv2.warpAffine(now[i], m_now, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
+        out_ref[i] = cv2.warpAffine(ref[i], m, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
+        sigma = rng.uniform(0, 1.2)
+        if sigma > 0.3:
+            out_now[i] = cv2.GaussianBlur(out_now[i], (0, 0), sigma)
+            out_ref[i] = cv2.GaussianBlur(out_ref[i], (0, 0), sigma * rng.uniform(0.7, 1.3))
+    noise = rng.uniform(0, 0.03, (n, 1, 1, 1))
+    out_now += rng.normal(0, 1, out_now.shape).astype(np.float32) * noise
+    out_ref += rng.normal(0, 1, out_ref.shape).astype(np.float32) * noise
+    to8 = lambda a: np.clip(a * 255, 0, 255).astype(np.uint8)  # noqa: E731
+    return to8(out_now), to8(out_ref)
 
 
 # --- the network -----------------------------------------------------------------------
@@ -254,12 +239,12 @@ def train(data_files: list[Path], out: Path, epochs: int, seed: int = 0, batch: 
     export(net, out)
 
 
-def export(net, out: Path, planes: int = PLANES) -> None:
+def export(net, out: Path) -> None:
     import torch
 
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, planes, CROP, CROP), str(out), input_names=["pair"],
+    torch.onnx.export(net, torch.zeros(1, PLANES, CROP, CROP), str(out), input_names=["pair"],
                       output_names=["logits"], dynamic_axes={"pair": {0: "n"}, "logits": {0: "n"}},
                       opset_version=13, dynamo=False)
     print(f"{out}: {out.stat().st_size / 1e3:.0f} kB")
