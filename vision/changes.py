@@ -170,6 +170,11 @@ TRACE_SHARE = 0.1
 #: The classifier this sure of a trap on a grass cell where one hunter stands and the
 #: colours show none: his own trap, hidden under him (:func:`hidden_traps`).
 UNDER_TRAP_ODDS = 0.9
+#: A hunter read where the classifier gives a hunter under this...
+NO_HUNTER_ODDS = 0.15
+#: ... stands rather on one of his own traps where it gives a hunter this much more
+#: (:func:`hunters_onto_own_traps`).
+OWN_TRAP_LEAD = 0.2
 
 
 @dataclass
@@ -1395,6 +1400,32 @@ def hidden_traps(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarr
     return traps, conf
 
 
+def hunters_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter_odds) -> tuple[dict, np.ndarray]:
+    """``(hunters, confidence)`` with each hunter read on a cell where the learned
+    classifier sees no hunter (:data:`NO_HUNTER_ODDS`) moved, unsure, to the one of his
+    own traps where it sees one most, when that is :data:`OWN_TRAP_LEAD` more. A hunter
+    stands on the trap he set (rules: «Tour de jeu» 2), and a small piece on a trap of
+    its own colour passes for the trap alone, so his colour is read elsewhere (a
+    neighbour's print, another of his traps).
+
+    >>> odds = np.zeros(NUM_CELLS); odds[[4, 9, 7]] = (0.6, 0.3, 0.05)
+    >>> hunters, conf = hunters_onto_own_traps({"c0": 7, "c1": 12}, {4: "c0", 9: "c0", 12: "c1"},
+    ...                                        np.ones(NUM_CELLS), odds)
+    >>> hunters, float(conf[4]), float(conf[7])
+    ({'c0': 4, 'c1': 12}, 0.0, 0.0)
+    """
+    hunters, conf = dict(hunters), conf.copy()
+    for label, cell in list(hunters.items()):
+        own = [c for c, owner in traps.items() if owner == label and c != cell]
+        if not own or hunter_odds[cell] >= NO_HUNTER_ODDS:
+            continue
+        best = max(own, key=lambda c: hunter_odds[c])
+        if hunter_odds[best] >= hunter_odds[cell] + OWN_TRAP_LEAD:
+            hunters[label] = int(best)
+            conf[[best, cell]] = 0.0
+    return hunters, conf
+
+
 #: A hunter's patch on a cell shared with another is that other's echo when it is no
 #: larger than this many times what the other's piece alone showed of it at setup.
 ECHO_ALLOWANCE = 1.5
@@ -1703,4 +1734,5 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         # (After the traps: a hunter guessed from a trace of his colour explains none
         # of his cell's change, and a trap under him is read as without him.)
         hunters, conf = seen_hunters(seen_bodies, looks[1:], labels, hunters, conf, ok, hunter_odds, mammoth)
+        hunters, conf = hunters_onto_own_traps(hunters, traps, conf, hunter_odds)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)

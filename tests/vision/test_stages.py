@@ -200,6 +200,33 @@ def test_a_trap_hidden_under_a_lone_hunter_is_his_own_and_asked_about_where_the_
     assert read_changes(model, grid, ok, grass, ["c0", "c1"], trap_odds=odds).traps == {}
 
 
+def test_a_hunter_read_where_the_classifier_sees_none_stands_on_his_own_trap_where_it_sees_one():
+    """A small hunter on his own trap passes for the trap alone, and his colour is read
+    elsewhere. Where the learned classifier sees no hunter on the cell he was read on
+    but one on a cell of his own trap, he is moved there, unsure (asked about); his
+    trap stays under him. Without that lead, or on a cell it sees him on, he stays."""
+    from vision.changes import NO_HUNTER_ODDS, OWN_TRAP_LEAD
+    from vision.reader import UNSURE
+    model, grid = model_and_grid()
+    blob(grid, 5, RED, 0.2)
+    blob(grid, 9, RED, 0.55)
+    blob(grid, 25, BLUE, 0.2)
+    blob(grid, 20, (0.35, 0.25, 0.15), 0.55)
+    ok = np.ones(NUM_CELLS, bool)
+    assert read(model, grid).hunters == {"c0": 5, "c1": 25}
+    odds = np.full(NUM_CELLS, 0.02)
+    odds[25] = 0.9
+    odds[5] = NO_HUNTER_ODDS / 2
+    odds[9] = odds[5] + OWN_TRAP_LEAD * 1.5
+    seen = read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], hunter_odds=odds)
+    assert seen.hunters == {"c0": 9, "c1": 25} and seen.traps == {9: "c0"}
+    assert max(seen.confidence[5], seen.confidence[9]) < UNSURE <= seen.confidence[25]
+    odds[9] = odds[5] + OWN_TRAP_LEAD / 2
+    assert read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], hunter_odds=odds).hunters["c0"] == 5
+    odds[[5, 9]] = (NO_HUNTER_ODDS * 2, 1.0)
+    assert read_changes(model, grid, ok, ok.copy(), ["c0", "c1"], hunter_odds=odds).hunters["c0"] == 5
+
+
 def test_a_lone_hunter_is_read_where_he_stands_and_nothing_else():
     model, grid = model_and_grid()
     blob(grid, 5, RED, 0.2, at=(0.2, -0.1))
