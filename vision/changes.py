@@ -1378,10 +1378,10 @@ def seen_hunters(bodies, looks, labels, hunters, conf, ok, hunter_odds, mammoth=
 def hidden_traps(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarray, mammoth, trap_odds):
     """``(traps, confidence)`` with a trap, unsure, under each lone hunter whose grass cell
     shows no trap while the learned classifier is sure of one (:data:`UNDER_TRAP_ODDS`).
-    A hunter sets his trap on his own cell (FR «Tour de jeu» 2, EN «Flow of play» 2), and a piece as wide
-    as the trap leaves little of its colour to read; a rival's trap under him shows in
-    the rival's colour, and was weighed already. The guess is always unsure, so the
-    referee is asked before a board holding it is committed.
+    A hunter sets his trap on his own cell (FR «Tour de jeu» 2, EN «Flow of play» 2),
+    and a piece as wide as the trap leaves little of its colour to read; a rival's trap
+    under him shows in the rival's colour, and was weighed already. The guess is always
+    unsure, so the referee is asked before a board holding it is committed.
 
     >>> odds = np.zeros(NUM_CELLS); odds[[4, 9, 12]] = 0.97
     >>> allowed = np.ones(NUM_CELLS, bool)
@@ -1406,7 +1406,7 @@ def hunters_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter_
     """``(hunters, confidence)`` with each hunter read on a cell where the learned
     classifier sees no hunter (:data:`NO_HUNTER_ODDS`) moved, unsure, to the one of his
     own traps where it sees one most, when that is :data:`OWN_TRAP_LEAD` more. A hunter
-    stands on the trap he set (rules: «Tour de jeu» 2), and a small piece on a trap of
+    stands on the trap he set (FR «Tour de jeu» 2), and a small piece on a trap of
     its own colour passes for the trap alone, so his colour is read elsewhere (a
     neighbour's print, another of his traps).
 

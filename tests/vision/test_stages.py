@@ -177,7 +177,7 @@ def test_a_hunter_showing_a_trace_of_his_colour_is_placed_unsure_where_the_class
 
 
 def test_a_trap_hidden_under_a_lone_hunter_is_his_own_and_asked_about_where_the_classifier_sees_one():
-    """A hunter sets his trap on his own cell (rules: «Tour de jeu» 2), and a piece as
+    """A hunter sets his trap on his own cell (FR «Tour de jeu» 2), and a piece as
     wide as the trap hides its colour. Where the learned classifier is sure of a trap
     under a lone hunter and the colours show none, his own trap is read there, unsure
     (asked about); short of sure, on a cell of two hunters or off the grass, none."""
