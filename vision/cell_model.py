@@ -11,8 +11,8 @@ Crops are sampled straight from the frame through the board's homography (no war
 the whole frame), like :class:`vision.geometry.CellSampler`. The network is an ONNX
 file run by OpenCV's own ``cv2.dnn`` (no other runtime); it is trained by
 ``sim/cell_training.py`` (``python -m sim.cell_training --help``), which also documents
-the data recipe. ``docs/vision.md`` (*A learned cell classifier*) reports what it is
-worth on a generator it never saw.
+the data recipe. ``docs/vision.md`` (*A learned cell classifier*) reports what the first
+model was worth on a generator it never saw, and what the model trained on both is worth.
 
 >>> grid = crop_offsets()
 >>> grid.shape
@@ -201,7 +201,7 @@ class SecondOpinion:
     """The classifier's word on each cell beside the reader's: where the reader puts no
     piece and the classifier is sure one stands there (or the other way round), the
     cell is unsure, so the tracker waits and the referee is asked rather than a wrong
-    board committed. Measured on a generator it never saw (docs/vision.md)."""
+    board committed. Measured in docs/vision.md, the first model on a generator it never saw."""
 
     def __init__(self, classifier: CellClassifier, empty_cells: np.ndarray):
         self.classifier = classifier
