@@ -18,7 +18,7 @@ Data recipe (every table in the vision samples' folder format, see ``sim/tables.
    (``calib_00.jpg``), and labelled from the frame's truth: a hunter on it, a trap, the
    mammoth.
 3. ``python -m sim.cell_training train --out vision/models/cell_pair.onnx *.npz``
-   (40 passes of 16,000 pairs, about 10 minutes on one core):
+   (40 passes of 16,000 pairs, about 9 minutes on one core):
    a tiny convolutional net (four 3×3 layers, 33 k weights) on 32×32 pairs, with
    what sets vary in drawn at random on every pass: one random colour mix applied to
    both crops (a new art), the light drifting between setup and now, turns and

@@ -180,7 +180,7 @@ def test_a_trap_hidden_under_a_lone_hunter_is_his_own_and_asked_about_where_the_
     """A hunter sets his trap on his own cell (FR «Tour de jeu» 2), and a piece as
     wide as the trap hides its colour. Where the learned classifier is sure of a trap
     under a lone hunter and the colours show none, his own trap is read there, unsure
-    (asked about); short of sure, on a cell of two hunters or off the grass, none."""
+    (asked about); short of sure, or off the grass, none."""
     from vision.changes import UNDER_TRAP_ODDS
     from vision.reader import UNSURE
     model, grid = model_and_grid()
