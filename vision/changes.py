@@ -33,6 +33,7 @@ the tracker waits when a cell is unsure (:mod:`vision.stability`).
 from __future__ import annotations
 
 import base64
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -1390,14 +1391,12 @@ def hidden_traps(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarr
     >>> traps, float(conf[4]), float(conf[9])
     ({12: 'c1', 4: 'c0'}, 0.0, 1.0)
     """
-    standing: dict[int, list[str]] = {}
-    for label, cell in hunters.items():
-        standing.setdefault(cell, []).append(label)
+    standing = Counter(hunters.values())
     traps, conf = dict(traps), conf.copy()
-    for cell, here in standing.items():
-        if (len(here) == 1 and cell not in traps and cell != mammoth and allowed[cell]
+    for label, cell in hunters.items():
+        if (standing[cell] == 1 and cell not in traps and cell != mammoth and allowed[cell]
                 and trap_odds[cell] >= UNDER_TRAP_ODDS):
-            traps[cell] = here[0]
+            traps[cell] = label
             conf[cell] = 0.0
     return traps, conf
 
