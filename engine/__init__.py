@@ -35,6 +35,7 @@ from .jsonio import (
 )
 from .proof import mammoth_survives
 from .rules import apply_action, check_action, legal_actions, successors
+from .setup import start_cells
 from .variants import Variants
 
 __all__ = [
@@ -42,5 +43,5 @@ __all__ = [
     "Pass", "PlaceTrap", "Position", "RemoveTrap", "Tile", "Variants", "action_from_json", "action_to_json",
     "apply_action", "check_action", "choices_from_json", "choices_to_json", "events", "hexgrid", "legal_actions",
     "mammoth_survives", "needs_to_json", "notation", "position_from_json", "position_to_json", "rulebook",
-    "successors",
+    "start_cells", "successors",
 ]

@@ -53,7 +53,8 @@ class TrackRun:
         self.variants = variants or engine.Variants()
         self.required = required
         self.pass_times = sorted(pass_times)
-        self.learner = None if calibration is not None else SetupLearner(len(self.players), required, traps=trap_step)
+        self.learner = None if calibration is not None else SetupLearner(len(self.players), required, traps=trap_step,
+                                                                         variants=self.variants)
         # ``table``: the table's session the tracker proposes to (``maamut serve``); without
         # one, a table of its own in memory (``maamut track``).
         self.tracker = GameTracker(self.players, self.variants, table=table,

@@ -38,6 +38,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+import engine
 from engine.hexgrid import CENTRE, NUM_CELLS, RADIUS, distance, ring_of
 
 from .calibration import (MIN_PIECE_POINTS, Calibration, CalibrationError, learn, locate_with_mirror, moved_between,
@@ -52,8 +53,26 @@ from .reader import BoardReader
 PIECE_CLEAR = 2.0
 #: A taken cell's neighbours may show this share of its change (a figure overhanging them).
 SPILL = 0.5
-#: Hunters are put down on the outer ring at setup (the rules' placement).
+#: Hunters are put down on the outer ring at setup (the rules' placement), before the
+#: layout is known.
 OUTER = frozenset(c for c in range(NUM_CELLS) if ring_of(c) == RADIUS)
+
+
+def layout_start_cells(tiles, variants: engine.Variants) -> frozenset:
+    """The cells of the layout ``tiles`` (tile names) a hunter may be put down on at setup:
+    the engine's rule (RULINGS "Setup" 4: the outer ring by default, never rock), so
+    a standing figure leaning over the rock beside his cell is not taken for a hunter
+    put down there (sim.tabletop development games 5,500,010 and 5,520,028).
+
+    >>> from engine.notation import tiles_from_text
+    >>> tiles = [t.value for t in tiles_from_text("sgrs/gsggs/gggrrg/sssxggs/rsrrsg/ggggs/ggrg")]
+    >>> cells = layout_start_cells(tiles, engine.Variants())
+    >>> cells < OUTER, len(OUTER) - len(cells)   # three of the outer tiles are rock
+    (True, 3)
+    """
+    layout = tuple(engine.Tile(name) for name in tiles)
+    empty = engine.Position(layout, CENTRE, ("c0",), {}, {}, "c0")
+    return frozenset(engine.start_cells(empty, variants))
 
 
 def new_piece_cell(gain: np.ndarray, taken, allowed=None, covered=None) -> int | None:
@@ -104,12 +123,16 @@ def new_piece_cell(gain: np.ndarray, taken, allowed=None, covered=None) -> int |
 class SetupLearner:
     """Feeds on frames until the empty board and ``n_hunters`` placements are learnt."""
 
-    def __init__(self, n_hunters: int, required: int = 5, traps: bool = False):
+    def __init__(self, n_hunters: int, required: int = 5, traps: bool = False,
+                 variants: engine.Variants | None = None):
         if not 1 <= n_hunters <= 4:
             raise ValueError("between 1 and 4 hunters are learnt at setup")
         self.n_hunters = n_hunters
         self.required = required
         self.traps = traps
+        self.variants = variants or engine.Variants()
+        #: Where the rules let a hunter be put down, once the empty board showed the layout.
+        self.start_cells = OUTER
         self.frames: list[np.ndarray] = []  # accepted setup frames: empty board, then one per hunter
         #: Where each hunter was put down (cell ids, seat order), as the changes showed.
         self.cells: list[int] = []
@@ -189,9 +212,10 @@ class SetupLearner:
     def _try_empty_board(self, frame, grid) -> bool:
         try:
             # The layout, and the mammoth on the cross (the changes' model needs it).
-            learn([frame], pieces="changes")
+            layout = learn([frame], pieces="changes")
         except CalibrationError:
             return False
+        self.start_cells = layout_start_cells(layout.tiles, self.variants)
         self.frames.append(frame)
         self.grids.append(grid)
         return True
@@ -202,7 +226,7 @@ class SetupLearner:
         gain = changed_counts(self.grids[-1], grid).astype(float)
         covered = (changed_counts(self.grids[0], grid).astype(float)
                    - changed_counts(self.grids[0], self.grids[-1]).astype(float))
-        cell = new_piece_cell(gain, {CENTRE, *self.cells}, OUTER, covered)
+        cell = new_piece_cell(gain, {CENTRE, *self.cells}, self.start_cells, covered)
         if cell is None:
             return False
         self.frames.append(frame)

@@ -1022,8 +1022,8 @@ class GameTracker:
         # (The hidden traps' own cells: their hunters, not the traps under them, show.)
         trap_cells = {c.outcome.position.hunters[c.action.hunter] for c in chain}
         next_only = replace(best, changed=best.changed - trap_cells)
-        if (any((c.action.hunter, c.outcome.position.hunters[c.action.hunter]) not in seen.hunters for c in chain)
-                or not self._reader_agrees(next_only, [], seen, unsure)):
+        if (not all(self._stayed(c, seen, evidence, position) for c in chain)
+                or not self._reader_agrees(next_only, [], self._without_own_trap_under(next_only, seen), unsure)):
             return False
         for turn in [*chain, best]:
             now = next((c for c in self.candidates() if c.action == turn.action and c.choices == turn.choices), None)
@@ -1031,6 +1031,33 @@ class GameTracker:
                 return turn is not chain[0]
         self._last_observation = self._observation_of(best.view, observation.timestamp)
         return True
+
+    @staticmethod
+    def _without_own_trap_under(candidate: Candidate, seen: BoardView) -> BoardView:
+        """``seen`` without a trap read under a hunter ``candidate`` puts on a cell it
+        leaves with no trap, when the trap read is his own colour: his base read again as
+        his trap (a phantom the game rules out: he cannot have set it there yet;
+        sim.tabletop development game 5,510,004, C's two-cell step read with his trap under
+        him)."""
+        on_bare = {cell: player for player, cell in candidate.view.hunters
+                   if contents_of_view(candidate.view, cell).trap is None}
+        phantoms = {(cell, owner) for cell, owner in seen.traps
+                    if on_bare.get(cell) == owner and (owner, cell) in seen.hunters}
+        return replace(seen, traps=seen.traps - phantoms) if phantoms else seen
+
+    @staticmethod
+    def _stayed(hidden_turn: Candidate, seen: BoardView, evidence: ChangeEvidence, position: engine.Position) -> bool:
+        """Whether the hunter of a turn the board did not show (a trap set or taken up
+        under him) is still on his cell: read there, or read nowhere while his cell shows
+        no piece taken off (a tall figure on his own trap is often read as nothing at all:
+        sim.tabletop development game 5,510,004, A's and B's traps under them, then C's
+        move reported as a change nothing legal explains)."""
+        hunter = hidden_turn.action.hunter
+        cell = hidden_turn.outcome.position.hunters[hunter]
+        read_at = seen.hunter_cells().get(hunter)
+        if read_at is not None:
+            return read_at == cell
+        return evidence.strength(position.mammoth)[cell] > -CHANGE_AT_REST
 
     @staticmethod
     def _only_under_mover(position: engine.Position, evidence: ChangeEvidence) -> bool:
@@ -1094,8 +1121,12 @@ class GameTracker:
                 continue
             if was.empty != now.empty and not (was.mammoth and now.mammoth) and read.empty:
                 continue   # shown by the change itself: the reader may miss a small piece
-            # A hunter on a trap of his own colour may be read as that trap alone.
-            if read.trap is not None and missing <= {read.trap} and set(read.hunters) <= set(now.hunters):
+            # A hunter on a trap of his own colour may be read as that trap alone; and a
+            # trap read where the mover puts his down can only be his, whoever the reader
+            # names (sim.tabletop development game 5,510,006: B's trap under him read as A's).
+            put_down = was.trap is None and now.trap is not None
+            if (read.trap is not None and (missing <= {read.trap} or put_down)
+                    and set(read.hunters) <= set(now.hunters)):
                 continue
             if not self._change_left and self._arrived_misnamed(was, now, read):
                 continue
@@ -1103,10 +1134,21 @@ class GameTracker:
             # the one behind it (sim.tabletop development games 5,510,013, 5,510,028). The
             # changes show him coming, clearly the best fit; a cell read unsure (above)
             # or read otherwise than it was still tells against him.
-            if not self._change_left and joined and x not in unsure and read == was and len(missing) == 1:
+            if not self._change_left and joined and x not in unsure and len(missing) == 1 and (
+                    read == was or self._hides_one_behind(was, now, read)):
                 continue
             return False
         return True
+
+    @staticmethod
+    def _hides_one_behind(was: Contents, now: Contents, read: Contents) -> bool:
+        """Whether a cell a hunter joined is read with him there and nothing the game does
+        not put there: the one he joined (and any trap under them) hidden behind him
+        (sim.tabletop development game 5,500,013: C's standee joining A on A's trap, read
+        as C alone)."""
+        arrivals = set(now.hunters) - set(was.hunters)
+        return (bool(arrivals) and arrivals <= set(read.hunters) <= set(now.hunters)
+                and read.trap in (None, now.trap) and read.mammoth == now.mammoth)
 
     @staticmethod
     def _arrived_misnamed(was: Contents, now: Contents, read: Contents) -> bool:

@@ -49,6 +49,31 @@ def test_a_piece_put_down_without_any_frame_showing_a_move_is_still_looked_at(se
     assert learner.done and steps == [2, 6, 10]
 
 
+def test_a_hunter_is_learnt_where_the_rules_let_him_be_put_down_not_on_rock(setup_recording, monkeypatch):
+    """A standing figure leaning over an outer rock tile can change it more than his
+    own cell (sim.tabletop development games 5,500,010 and 5,520,028). No hunter may
+    stand on rock (RULINGS "Setup" 4): the learner takes the cell where the rules
+    let him be put down. Made so here: an outer rock cell shows three times the change
+    of the cell each hunter is put down on."""
+    import vision.track_setup as track_setup
+    from engine.hexgrid import NUM_CELLS, ring_of
+    tiles, (first, second), frames = setup_recording
+    rock = next(c for c in range(NUM_CELLS) if ring_of(c) == 3 and tiles[c] == "rock")
+    placed = [first.hunters["c0"], second.hunters["c1"]]
+    real = track_setup.changed_counts
+
+    def leaning(before, after):
+        counts = real(before, after)
+        counts[rock] += 3 * max(counts[c] for c in placed)
+        return counts
+
+    monkeypatch.setattr(track_setup, "changed_counts", leaning)
+    learner = SetupLearner(n_hunters=2, required=3)
+    for t, frame in enumerate(frames):
+        learner.feed(frame, t / 30)
+    assert learner.cells == placed
+
+
 def test_an_unfinished_setup_is_not_done_and_bad_frames_are_ignored(setup_recording):
     _, _, frames = setup_recording
     learner = SetupLearner(n_hunters=2, required=3)

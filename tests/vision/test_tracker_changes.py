@@ -204,6 +204,30 @@ def test_a_trap_read_alone_under_its_own_hunter_does_not_deny_him(tracker):
     assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
 
 
+def test_a_trap_read_under_the_mover_in_another_players_colour_is_still_his(tracker):
+    """The cells show a trap put down under A, clearly; the reader reads a trap there,
+    surely, but B's and no A (two players' colours it confuses, A's figure lost on his
+    trap). Only A could have put a trap on his own cell this turn: his trap is committed
+    (sim.tabletop development game 5,510,006, asked about instead). A hunter of B's
+    read there would still say otherwise (asked)."""
+    tracker.feed(board({"blue": "3,0"}, traps={"-3,0": "blue"}), changes(m3_0=1.1))
+    assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+    other = seated("-3,0")
+    other.feed(board({"blue": "-3,0"}, traps={"-3,0": "blue"}), changes(m3_0=1.1))
+    assert other.actions == []
+
+
+def test_a_hunter_joining_another_read_there_alone_hides_the_one_behind_him():
+    """A steps onto B's cell (south-east); the cells show A's cell losing a piece and
+    B's gaining some. The reader surely reads A there and not B (a tall standee in front
+    of the other: sim.tabletop development game 5,500,013, C joining A on A's trap, read
+    as C alone). The one who came is read where he went, with nothing the game does not
+    put there: the step is committed."""
+    tracker = seated_in_order("-3,0", "-3,1")
+    tracker.feed(board({"red": "-3,1"}), changes(m3_0=-1.0, m3_1=0.5))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
+
+
 def test_a_move_onto_a_cell_the_reader_sees_holding_another_piece_is_asked(tracker):
     """The cells show A gone from -3,0 and a piece arriving one cell east; the reader
     surely sees there B's trap and no A (sim.tabletop development game 5,510,028: a tall
@@ -505,15 +529,33 @@ def test_two_traps_hidden_under_their_hunters_then_a_move_are_all_committed():
     neither; then C moved a cell west, plainly. Setting his trap is the one thing each
     of A and B could do unseen (passes are confirmed): the three turns are committed
     in order (sim.tabletop development game 5,500,003, two hidden traps then a move).
-    Were B's hunter not seen on his cell any more, nothing would be."""
+    Were B's hunter read elsewhere, or read nowhere while his cell lost a piece, nothing
+    would be."""
     hidden = seated_in_order("-3,0", "3,-2", "3,0")
     hidden.feed(board({"red": "-3,0", "blue": "3,-2", "green": "2,0"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
     assert [a["action"] for a in hidden.actions] == [
         {"type": "place_trap", "hunter": "A"}, {"type": "place_trap", "hunter": "B"},
         {"type": "move", "hunter": "C", "direction": "W", "distance": 1}]
-    b_unseen = seated_in_order("-3,0", "3,-2", "3,0")
-    b_unseen.feed(board({"red": "-3,0", "green": "2,0"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
-    assert b_unseen.actions == []
+    b_elsewhere = seated_in_order("-3,0", "3,-2", "3,0")
+    b_elsewhere.feed(board({"red": "-3,0", "blue": "2,-2", "green": "2,0"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
+    assert b_elsewhere.actions == []
+    b_gone = seated_in_order("-3,0", "3,-2", "3,0")
+    b_gone.feed(board({"red": "-3,0", "green": "2,0"}), changes(**{"3_m2": -1.0, "3_0": -1.0, "2_0": 1.0}))
+    assert b_gone.actions == []
+
+
+def test_a_hidden_trap_is_inferred_under_a_hunter_the_reader_loses_where_his_cell_shows_him_stay():
+    """As above, but the reader reads A and B nowhere (tall figures on their own traps,
+    read as nothing at all) and C's step with his own trap under him, which he cannot
+    have set there yet (his base read again as his trap). Neither A's nor B's cell lost
+    a piece, so both stayed, and C's step is read: the three turns are committed
+    (sim.tabletop development game 5,510,004, reported as a change nothing legal
+    explains)."""
+    lost = seated_in_order("-3,0", "3,-2", "3,0")
+    lost.feed(board({"green": "2,0"}, traps={"2,0": "green"}), changes(**{"3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in lost.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "place_trap", "hunter": "B"},
+        {"type": "move", "hunter": "C", "direction": "W", "distance": 1}]
 
 
 def test_no_hidden_turn_is_inferred_once_a_change_went_uncommitted(tracker):
