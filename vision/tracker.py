@@ -992,7 +992,7 @@ class GameTracker:
         (CHANGES_FIT, a piece shown put down or taken off, no rival within CHANGES_MARGIN,
         a move after more hidden turns among the rivals) and clearly better than anything
         the player to move alone could have done (by CHANGES_MARGIN, ``alone_fit`` being
-        the best of those), the reader surely sees what it leaves on every cell it
+        the best of those), the reader reads (surely or not) what it leaves on every cell it
         changes, and the hunter of each hidden turn still on his cell; and never after a
         still board showed a change nothing was committed for (a move asked about, then
         undone by the next turns: sim.flatart development game 3,210,005, where A went two
@@ -1018,12 +1018,15 @@ class GameTracker:
             return False
         chain = chains[id(best)]
         seen = self._view_of(observation)
-        unsure = _not_sure_of(observation)
         # (The hidden traps' own cells: their hunters, not the traps under them, show.)
         trap_cells = {c.outcome.position.hunters[c.action.hunter] for c in chain}
         next_only = replace(best, changed=best.changed - trap_cells)
+        # The move's cells read as it leaves them, surely or not: an arrival read unsure
+        # (his own phantom trap under him) that the changes show clearly is still read
+        # (sim.tabletop development game 5,520,020).
         if (not all(self._stayed(c, seen, evidence, position) for c in chain)
-                or not self._reader_agrees(next_only, [], self._without_own_trap_under(next_only, seen), unsure)):
+                or not self._reader_agrees(next_only, [], self._without_own_trap_under(next_only, seen),
+                                           frozenset(observation.occluded_cells))):
             return False
         for turn in [*chain, best]:
             now = next((c for c in self.candidates() if c.action == turn.action and c.choices == turn.choices), None)

@@ -514,14 +514,18 @@ def test_a_trap_hidden_under_its_hunter_then_the_next_players_move_are_both_comm
     moved a cell west, which the board shows plainly and the reader reads surely. A
     pass is only ever confirmed, and setting a trap is the one thing A could do unseen:
     both turns are committed (sim.tabletop development game 5,500,001, reported as B
-    moving out of turn). Where B's new cell is read unsure, nothing is committed."""
+    moving out of turn). B's new cell read so but unsure is still read (5,520,020: his
+    own trap read under him made it unsure); read empty, nothing is committed."""
     tracker.feed(board({"red": "-3,0", "blue": "2,0"}), changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0}))
     assert [a["action"] for a in tracker.actions] == [
         {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
     unsure = seated("-3,0")
     seen = replace(board({"red": "-3,0", "blue": "2,0"}), unsure_cells=(parse_cell("2,0"),))
     unsure.feed(seen, changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0}))
-    assert unsure.actions == []
+    assert len(unsure.actions) == 2
+    unseen = seated("-3,0")
+    unseen.feed(board({"red": "-3,0"}), changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0}))
+    assert unseen.actions == []
 
 
 def test_two_traps_hidden_under_their_hunters_then_a_move_are_all_committed():
