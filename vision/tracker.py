@@ -836,7 +836,7 @@ class GameTracker:
         if evidence.at_rest(position.mammoth):
             return False
         if self._moved_on_since_left(position, evidence):
-            return self._propose_two_turns(snap, position, evidence, observation)
+            return False
         if self._misplaces_still_hunters(position, evidence, observation):
             observation = replace(observation, unsure_cells=tuple(range(NUM_CELLS)))
         # A mover who vanishes was eliminated on his way only if he was seen on it.
@@ -939,45 +939,6 @@ class GameTracker:
         strength = np.abs(evidence.strength(position.mammoth))
         return any(c not in self._left_cells and c != CENTRE for c in np.flatnonzero(strength >= CHANGE_SHOWN))
 
-    def _propose_two_turns(self, snap: Snapshot, position: engine.Position, evidence: ChangeEvidence,
-                           observation: Observation) -> bool:
-        """Propose the turn left unmatched and the next one, when the still board shows
-        both: a question went unanswered (or a change unexplained), then the next player
-        played. Only a pair of legal turns the cells show clearly (CHANGES_FIT, a piece
-        shown, no other pair leading elsewhere within CHANGES_MARGIN) and clearly better
-        than any one turn, read by the reader on every cell the two change (surely or
-        not), is proposed, the two in order (sim.flatart development game 3,200,009: B's
-        trap asked about, a hand still near a far cell; then C's trap beside it, and the
-        game stopped at the question)."""
-        before = BoardView.of_position(position)
-        pairs, firsts = [], {}
-        for first in self.candidates():
-            after = first.outcome.position
-            if after is None or after.to_move in (None, position.to_move):
-                continue
-            for second in build_candidates(after.with_(hands=None), snap.variants):
-                if not second.changed:
-                    continue
-                pairs.append(replace(second, changed=frozenset(before.changed_cells(second.view))))
-                firsts[id(pairs[-1])] = first
-        scored = [item for item in self._scored_by_changes(position, evidence, pairs) if item[3].changed]
-        if not scored:
-            return False
-        fit, strength, _, best = scored[0]
-        rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
-        alone = max((f for f, _, _, _ in self._scored_by_changes(position, evidence)), default=-np.inf)
-        seen = self._view_of(observation)
-        if (fit < CHANGES_FIT or strength < CHANGE_SHOWN or fit < alone + CHANGES_MARGIN
-                or (rivals and rivals[0][0] > fit - CHANGES_MARGIN) or not observation.board_found
-                or not self._reader_agrees(best, [], seen, frozenset(observation.occluded_cells))):
-            return False
-        for turn in (firsts[id(best)], best):
-            now = next((c for c in self.candidates() if c.action == turn.action and c.choices == turn.choices), None)
-            if now is None or not self._propose(self._sync(), now, observation.timestamp):
-                return turn is not firsts[id(best)]
-        self._last_observation = self._observation_of(best.view, observation.timestamp)
-        return True
-
     @staticmethod
     def _outweighed(scored) -> set[int]:
         """The resolutions (``id`` of each candidate in ``scored``, best first) the reader's
@@ -1031,8 +992,8 @@ class GameTracker:
         (CHANGES_FIT, a piece shown put down or taken off, no rival within CHANGES_MARGIN,
         a move after more hidden turns among the rivals) and clearly better than anything
         the player to move alone could have done (by CHANGES_MARGIN, ``alone_fit`` being
-        the best of those), the reader reads (surely or not) what it leaves on every cell it
-        changes, and the hunter of each hidden turn still on his cell; and never after a
+        the best of those), the reader reads (surely or not) what it leaves on every cell
+        it changes, and the hunter of each hidden turn still on his cell; and never after a
         still board showed a change nothing was committed for (a move asked about, then
         undone by the next turns: sim.flatart development game 3,210,005, where A went two
         cells and came back, B's move between was taken for A's trap and B's move), unless
@@ -1173,9 +1134,10 @@ class GameTracker:
             if not self._change_left and self._arrived_misnamed(was, now, read):
                 continue
             # A hunter joining another, read surely as that cell was: a tall piece hides
-            # the one behind it (sim.tabletop development games 5,510,013, 5,510,028). The
-            # changes show him coming, clearly the best fit; a cell read unsure (above)
-            # or read otherwise than it was still tells against him.
+            # the one behind it (sim.tabletop development games 5,510,013, 5,510,028), or
+            # the newcomer hides the one he joined (:meth:`_hides_one_behind`). The
+            # changes show him coming, clearly the best fit; a cell read unsure (above),
+            # or read with a piece the game does not put there, still tells against him.
             if not self._change_left and joined and x not in unsure and len(missing) == 1 and (
                     read == was or self._hides_one_behind(was, now, read)):
                 continue

@@ -588,27 +588,6 @@ def test_a_faint_trap_asked_about_then_the_next_players_move_are_both_committed(
         {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
 
 
-def test_a_turn_asked_about_then_the_next_are_both_committed_when_the_board_shows_the_two():
-    """A stepped east, but the reader surely saw B's trap on the cell he reached: asked,
-    never committed. Nobody answers; B then steps west. The still board now shows both
-    steps, each cell read as the two leave it, and no one turn explains it: the two are
-    committed in order (sim.flatart development game 3,200,009, which stopped at the
-    question). Read with B still on his cell, nothing is."""
-    first = (board({"blue": "3,0"}, traps={"-2,0": "blue"}), changes(m3_0=-1.0, m2_0=1.0))
-    both = changes(m3_0=-1.0, m2_0=1.0, **{"3_0": -1.0, "2_0": 1.0})
-    tracker = seated("-3,0")
-    tracker.feed(*first)
-    assert tracker.actions == [] and tracker.question is not None
-    tracker.feed(board({"red": "-2,0", "blue": "2,0"}), both)
-    assert [a["action"] for a in tracker.actions] == [
-        {"type": "move", "hunter": "A", "direction": "E", "distance": 1},
-        {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
-    misread = seated("-3,0")
-    misread.feed(*first)
-    misread.feed(board({"red": "-2,0", "blue": "3,0"}), both)
-    assert misread.actions == []
-
-
 def test_no_hidden_turn_is_inferred_where_the_player_to_move_could_do_nothing_unseen():
     """A stands on snow, where no trap may lie: nothing he could do goes unseen, so a
     move of B's on the board is no turn that follows one of A's; it is not committed."""
