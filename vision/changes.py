@@ -178,6 +178,26 @@ NO_HUNTER_ODDS = 0.15
 #: ... stands rather on one of his own traps where it gives a hunter this much more
 #: (:func:`hunters_onto_own_traps`).
 OWN_TRAP_LEAD = 0.2
+#: A hunter read where the classifier gives a hunter under this...
+MISPLACED_ODDS = 0.3
+#: ... stands rather on a cell where it gives one :data:`HUNTER_ODDS` or more, no hunter
+#: was read, and his colour shows most, at least this many points (:func:`misplaced_hunters`).
+#: Measured on fresh development tables (docs/vision.md, session 13): 8 hunters set right
+#: on sim.flatart, none set wrong; 34 right for 2 wrong on sim.tabletop.
+MISPLACED_POINTS = 5
+#: The classifier this sure of a trap on a grass cell where nothing was read (no hunter,
+#: not the mammoth, no trap) puts one there, unsure, of the player whose colour it shows
+#: most (:func:`lone_traps`). Measured on fresh development tables (docs/vision.md,
+#: session 13): no empty lone cell got odds of 0.5 or more, and 280 of 309 lone traps the
+#: colours missed on sim.tabletop did (35 of 36 on sim.flatart); their owner by the colours
+#: was right for 176 (23).
+LONE_TRAP_ODDS = 0.5
+#: The classifier this sure of the mammoth on one cell...
+MAMMOTH_ODDS = 0.8
+#: ... and under this on the cell the colours put him on (or none), moves him there,
+#: unsure (:func:`mammoth_by_odds`). Measured on fresh development tables (docs/vision.md,
+#: session 13): on sim.tabletop 44 mammoths set right, none set wrong; none moved on sim.flatart.
+NO_MAMMOTH_ODDS = 0.1
 
 
 @dataclass
@@ -1427,6 +1447,99 @@ def hunters_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter_
     return hunters, conf
 
 
+def mammoth_by_odds(mammoth: int | None, conf: np.ndarray, mammoth_odds, piece_odds) -> tuple[int | None, np.ndarray]:
+    """``(mammoth, confidence)``: the mammoth moved, unsure, to the cell where the learned
+    classifier is :data:`MAMMOTH_ODDS` sure of him, when it sees no piece at all
+    (``piece_odds`` under even, and his own under :data:`NO_MAMMOTH_ODDS`) on the cell
+    his colours put him on, or his colours put him nowhere. A standing figure shows its
+    lit side or its shaded flank, and a colour learnt from one side at setup is seen in
+    the grass's or the rock's print rather than on the figure turned in flight. Where
+    the classifier sees a piece, the colours keep him: a tall figure in a photograph
+    stands on his cell and shows his back two cells away (the shared sample
+    photo-9100001), and a figure leaning over the next cell shows there (measured on
+    fresh development tables, docs/vision.md session 13).
+
+    >>> odds = np.zeros(NUM_CELLS); odds[[5, 18]] = (0.9, 0.05)
+    >>> mammoth, conf = mammoth_by_odds(18, np.ones(NUM_CELLS), odds, odds)
+    >>> mammoth, float(conf[5]), float(conf[18])
+    (5, 0.0, 0.0)
+    >>> mammoth_by_odds(18, np.ones(NUM_CELLS), odds, np.where(np.arange(NUM_CELLS) == 18, 0.6, odds))[0]
+    18
+    """
+    seen = int(np.argmax(mammoth_odds))
+    if seen == mammoth or mammoth_odds[seen] < MAMMOTH_ODDS:
+        return mammoth, conf
+    if mammoth is not None and (mammoth_odds[mammoth] >= NO_MAMMOTH_ODDS or piece_odds[mammoth] >= 0.5
+                                or seen in NEIGHBOURS[mammoth]):
+        return mammoth, conf
+    conf = conf.copy()
+    conf[[c for c in (seen, mammoth) if c is not None]] = 0.0
+    return seen, conf
+
+
+def misplaced_hunters(hunters: dict, traps: dict, conf: np.ndarray, mammoth, hunter_odds, shown: np.ndarray,
+                      labels: list[str]) -> tuple[dict, np.ndarray]:
+    """``(hunters, confidence)`` with each hunter read where the learned classifier sees no
+    hunter (:data:`MISPLACED_ODDS`) moved, unsure, to the cell where it is surest of one
+    (:data:`HUNTER_ODDS`) among those no hunter was read on, not the mammoth's, that show
+    his colour (or family) most (``shown``, ``(37, players)`` points, at least
+    :data:`MISPLACED_POINTS`). A flat piece about a trap's size and of its colour (a
+    near-black star, a pawn seen from above) shows as many points of his colour as his
+    lone trap, and only its shape, which the classifier sees, tells them apart. A hunter
+    read on his own trap stays: the classifier often misses a piece on a trap of its
+    colour (sim.tabletop development table 5,000,013, a standee on his trap).
+
+    >>> odds = np.zeros(NUM_CELLS); odds[[4, 9]] = (0.95, 0.1)
+    >>> shown = np.zeros((NUM_CELLS, 2)); shown[4] = (0, 30); shown[9] = (0, 28)
+    >>> hunters, conf = misplaced_hunters({"c0": 12, "c1": 9}, {}, np.ones(NUM_CELLS), None, odds, shown,
+    ...                                   ["c0", "c1"])
+    >>> hunters, float(conf[4]), float(conf[9])
+    ({'c0': 12, 'c1': 4}, 0.0, 0.0)
+    >>> misplaced_hunters({"c0": 12, "c1": 9}, {9: "c1"}, np.ones(NUM_CELLS), None, odds, shown, ["c0", "c1"])[0]
+    {'c0': 12, 'c1': 9}
+    """
+    hunters, conf = dict(hunters), conf.copy()
+    for label, cell in list(hunters.items()):
+        if hunter_odds[cell] >= MISPLACED_ODDS or traps.get(cell) == label:
+            continue
+        k = labels.index(label)
+        taken = set(hunters.values()) | {mammoth}
+        seen = [c for c in np.flatnonzero(np.asarray(hunter_odds) >= HUNTER_ODDS)
+                if int(c) not in taken and shown[c, k] >= MISPLACED_POINTS and int(np.argmax(shown[c])) == k]
+        if seen:
+            best = int(max(seen, key=lambda c: hunter_odds[c]))
+            hunters[label] = best
+            conf[[best, cell]] = 0.0
+    return hunters, conf
+
+
+def lone_traps(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarray, mammoth, trap_odds,
+               shown: np.ndarray, labels: list[str]) -> tuple[dict, np.ndarray]:
+    """``(traps, confidence)`` with a trap, unsure, on each allowed cell where nothing was
+    read and the learned classifier gives a trap :data:`LONE_TRAP_ODDS` or more, owned by
+    the player whose colour (or family) the cell shows most (``shown``, ``(37, players)``
+    points). A trap of a colour close to its tile (olive on grass) or printed in a shade
+    setup never saw changes too few points of a learnt colour to pass the trap's line, yet
+    the classifier, which compares the cell with its empty look, sees it. A cell showing
+    no player's colour at all keeps no trap (the classifier's doubt still asks about it).
+
+    >>> odds = np.zeros(NUM_CELLS); odds[[4, 9, 12]] = 0.7
+    >>> shown = np.zeros((NUM_CELLS, 2)); shown[4] = (3, 8); shown[12] = (5, 0)
+    >>> traps, conf = lone_traps({}, np.ones(NUM_CELLS), {"c0": 12}, np.ones(NUM_CELLS, bool), None, odds,
+    ...                          shown, ["c0", "c1"])
+    >>> traps, float(conf[4]), float(conf[9])
+    ({4: 'c1'}, 0.0, 1.0)
+    """
+    taken = set(hunters.values()) | set(traps) | {mammoth}
+    traps, conf = dict(traps), conf.copy()
+    for cell in np.flatnonzero(allowed & (np.asarray(trap_odds) >= LONE_TRAP_ODDS)):
+        if int(cell) in taken or shown[cell].max() <= 0:
+            continue
+        traps[int(cell)] = labels[int(np.argmax(shown[cell]))]
+        conf[cell] = 0.0
+    return traps, conf
+
+
 #: A hunter's patch on a cell shared with another is that other's echo when it is no
 #: larger than this many times what the other's piece alone showed of it at setup.
 ECHO_ALLOWANCE = 1.5
@@ -1651,7 +1764,8 @@ def colour_depth(grid: np.ndarray, expected: np.ndarray, colours: np.ndarray, wh
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None,
                  trap_odds: np.ndarray | None = None, hunter_odds: np.ndarray | None = None,
-                 evidence: ChangeEvidence | None = None) -> ChangeReading:
+                 evidence: ChangeEvidence | None = None, mammoth_odds: np.ndarray | None = None,
+                 piece_odds: np.ndarray | None = None) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
     ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
@@ -1661,7 +1775,9 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     colour (:func:`stance`). ``trap_odds`` (37,), the learned classifier's odds of a
     trap on each cell (:mod:`vision.cell_model`), veto a trap where it is sure there is
     none (:data:`NO_TRAP_ODDS`); its ``hunter_odds`` place, unsure, a hunter read nowhere
-    where it is sure one stands (:func:`seen_hunters`). ``evidence`` is :func:`change_evidence` of the same grid,
+    where it is sure one stands (:func:`seen_hunters`); its ``mammoth_odds`` move the
+    mammoth, unsure, where it is sure of him from a cell where its ``piece_odds`` see
+    nothing (:func:`mammoth_by_odds`). ``evidence`` is :func:`change_evidence` of the same grid,
     labels and leans when already measured (read again with other cells covered).
     """
     if evidence is None:
@@ -1701,6 +1817,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
             mammoth = int(np.argmax(whole))
             ring_changed[mammoth] = False
             conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
+    if mammoth_odds is not None and piece_odds is not None:
+        mammoth, conf = mammoth_by_odds(mammoth, conf, mammoth_odds, piece_odds)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
     if mammoth is not None:
@@ -1736,4 +1854,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         # of his cell's change, and a trap under him is read as without him.)
         hunters, conf = seen_hunters(seen_bodies, looks[1:], labels, hunters, conf, ok, hunter_odds, mammoth)
         hunters, conf = hunters_onto_own_traps(hunters, traps, conf, hunter_odds)
+        hunters, conf = misplaced_hunters(hunters, traps, conf, mammoth, np.where(ok, hunter_odds, 0.0),
+                                          bodies + family_counts, labels)
+    if trap_odds is not None:
+        # (After the hunters: a cell a hunter was moved off may hold his trap.)
+        traps, conf = lone_traps(traps, conf, hunters, ok & grass, mammoth, trap_odds, bodies + family_counts,
+                                 labels)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)

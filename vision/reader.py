@@ -204,10 +204,8 @@ class BoardReader:
         light = self.light(first, inside, tiles)
         self._glare, self._light_level = light.glare, light.level
         if self.calibration.pieces == "changes":
-            trap_odds = None if odds is None else odds[:, LABELS.index("trap")]
-            hunter_odds = None if odds is None else odds[:, LABELS.index("hunter")]
             return self._read_changes(frame, homography, timestamp, fresh, tiles.classes, tiles.confidence,
-                                      light.occluded, inside, trap_odds, hunter_odds)
+                                      light.occluded, inside, odds)
         return self._read_tokens(frame, homography, first, tiles, light, fresh, timestamp)
 
     def locate(self, frame: np.ndarray):
@@ -281,9 +279,10 @@ class BoardReader:
                                  pieces.hunters, pieces.traps, np.where(occluded, 0.0, pieces.confidence))
 
     def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, ring_foreign,
-                      inside, trap_odds=None, hunter_odds=None) -> Observation:
+                      inside, odds=None) -> Observation:
         """Pieces as what they change on each cell's empty look (:mod:`vision.changes`),
-        with the learned classifier's ``trap_odds`` and ``hunter_odds`` when shipped."""
+        with the learned classifier's ``odds`` (:data:`vision.cell_model.LABELS`) when shipped."""
+        by_label = {} if odds is None else {f"{name}_odds": odds[:, k] for k, name in enumerate(LABELS)}
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         leans = figure_leans(homography, frame.shape)
@@ -291,13 +290,13 @@ class BoardReader:
         # are covered: measured once, read again below if those change.
         evidence = change_evidence(self.calibration.changes, grid, self.labels, leans)
         seen = read_changes(self.calibration.changes, grid, ~ring_foreign, grass, self.labels, leans,
-                            trap_odds=trap_odds, hunter_odds=hunter_odds, evidence=evidence)
+                            evidence=evidence, **by_label)
         # Each cell's own empty look tells better than its tile class whether it is
         # covered: a tile ring unlike its class that shows learnt pieces is no hand.
         occluded = (ring_foreign & seen.ring_changed) | ~inside | seen.unknown
         if (occluded != ring_foreign).any() and not occluded.all():
             seen = read_changes(self.calibration.changes, grid, ~occluded, grass, self.labels, leans,
-                                trap_odds=trap_odds, hunter_odds=hunter_odds, evidence=evidence)
+                                evidence=evidence, **by_label)
             occluded = occluded | seen.unknown
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,

@@ -1,0 +1,152 @@
+"""The learned classifier's word in the changes reader (:mod:`vision.changes`): where it
+overrules the colours learnt at setup, and where it must not.
+
+Each rule takes a cell's odds (the classifier's) and what the colours show there, and
+gives back a reading whose overruled cells are unsure (confidence 0): the tracker waits
+and the referee is asked before a board holding such a guess is committed.
+"""
+import numpy as np
+
+from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, parse_cell
+from vision.changes import (HUNTER_ODDS, LONE_TRAP_ODDS, MAMMOTH_ODDS, MISPLACED_ODDS, NO_MAMMOTH_ODDS,
+                            lone_traps, mammoth_by_odds, misplaced_hunters)
+
+LABELS = ["c0", "c1", "c2"]
+
+
+def odds(cells: dict) -> np.ndarray:
+    """Odds 0 everywhere but on the named cells: ``{"q,r": odds}``."""
+    out = np.zeros(NUM_CELLS)
+    for name, value in cells.items():
+        out[parse_cell(name)] = value
+    return out
+
+
+def cell(name: str) -> int:
+    return parse_cell(name)
+
+
+def sure() -> np.ndarray:
+    return np.ones(NUM_CELLS)
+
+
+# --- the mammoth ---------------------------------------------------------------------------
+
+NOTHING = np.zeros(NUM_CELLS)
+
+
+def test_the_mammoth_moves_where_the_classifier_is_sure_and_sees_nothing_where_read():
+    mammoth, conf = mammoth_by_odds(cell("2,-1"), sure(), odds({"-2,3": 0.9, "2,-1": 0.02}), NOTHING)
+    assert mammoth == cell("-2,3")
+    assert conf[cell("-2,3")] == 0.0 and conf[cell("2,-1")] == 0.0, "both cells asked about"
+
+
+def test_a_mammoth_the_colours_put_nowhere_is_placed_where_the_classifier_sees_him():
+    mammoth, conf = mammoth_by_odds(None, sure(), odds({"1,-2": MAMMOTH_ODDS}), NOTHING)
+    assert mammoth == cell("1,-2") and conf[mammoth] == 0.0
+
+
+def test_the_mammoth_stays_where_the_classifier_does_not_rule_him_out():
+    at = cell("2,-1")
+    mammoth, conf = mammoth_by_odds(at, sure(), odds({"-2,3": 0.95, "2,-1": NO_MAMMOTH_ODDS}), NOTHING)
+    assert mammoth == at and conf.min() == 1.0
+
+
+def test_the_mammoth_stays_where_the_classifier_sees_some_piece():
+    """A tall figure photographed from the side shows his back two cells away, and the
+    classifier takes his base for a trap (the shared sample photo-9100001)."""
+    at = cell("3,0")
+    mammoth, conf = mammoth_by_odds(at, sure(), odds({"2,-1": 0.9}), odds({"3,0": 0.6, "2,-1": 0.9}))
+    assert mammoth == at and conf.min() == 1.0
+
+
+def test_the_mammoth_stays_when_the_classifier_is_not_sure_of_another_cell():
+    mammoth, conf = mammoth_by_odds(CENTRE, sure(), odds({"-2,3": MAMMOTH_ODDS - 0.01}), NOTHING)
+    assert mammoth == CENTRE and conf.min() == 1.0
+
+
+def test_a_figure_seen_on_the_next_cell_stays_where_his_colours_are():
+    beside = next(n for n in NEIGHBOURS[cell("0,2")] if n is not None)
+    probabilities = np.zeros(NUM_CELLS)
+    probabilities[beside] = 0.95
+    mammoth, conf = mammoth_by_odds(cell("0,2"), sure(), probabilities, NOTHING)
+    assert mammoth == cell("0,2") and conf.min() == 1.0
+
+
+# --- a lone trap the colours missed ----------------------------------------------------------
+
+def shown_points(cells: dict | None = None) -> np.ndarray:
+    """Points of each player's colour per cell: ``{"q,r": (c0, c1, c2)}``."""
+    out = np.zeros((NUM_CELLS, len(LABELS)))
+    for name, values in (cells or {}).items():
+        out[parse_cell(name)] = values
+    return out
+
+
+def test_a_lone_trap_the_colours_missed_is_read_unsure_as_the_player_showing_most():
+    grass = np.ones(NUM_CELLS, bool)
+    traps, conf = lone_traps({}, sure(), {}, grass, CENTRE, odds({"2,-1": LONE_TRAP_ODDS}),
+                             shown_points({"2,-1": (2, 9, 4)}), LABELS)
+    assert traps == {cell("2,-1"): "c1"}
+    assert conf[cell("2,-1")] == 0.0
+
+
+def test_no_lone_trap_on_a_hunter_the_mammoth_a_trap_read_or_off_the_grass():
+    grass = np.ones(NUM_CELLS, bool)
+    grass[cell("1,1")] = False
+    probabilities = odds({"2,-1": 0.9, "0,1": 0.9, "1,1": 0.9, "-1,1": 0.9, "0,0": 0.9})
+    shown = shown_points({"2,-1": (0, 9, 0), "0,1": (9, 0, 0), "1,1": (0, 0, 9), "-1,1": (9, 0, 0),
+                          "0,0": (9, 0, 0)})
+    traps, conf = lone_traps({cell("0,1"): "c2"}, sure(), {"c1": cell("2,-1")}, grass, CENTRE, probabilities,
+                             shown, LABELS)
+    assert traps == {cell("0,1"): "c2", cell("-1,1"): "c0"}, "only the open grass cell gains a trap"
+
+
+def test_no_lone_trap_where_no_players_colour_shows():
+    traps, _ = lone_traps({}, sure(), {}, np.ones(NUM_CELLS, bool), None, odds({"2,-1": 0.99}),
+                          shown_points(), LABELS)
+    assert traps == {}
+
+
+def test_no_lone_trap_where_the_classifier_is_unsure():
+    traps, _ = lone_traps({}, sure(), {}, np.ones(NUM_CELLS, bool), None, odds({"2,-1": LONE_TRAP_ODDS - 0.01}),
+                          shown_points({"2,-1": (0, 30, 0)}), LABELS)
+    assert traps == {}
+
+
+# --- a hunter read on a patch of his colour the classifier sees no hunter on ----------------
+
+def test_a_hunter_the_classifier_sees_elsewhere_moves_there_unsure():
+    """A near-black star on snow and his lone near-black disc show as many dark points:
+    the colours put him on the disc, the classifier sees the star."""
+    probabilities = odds({"-1,2": 0.95, "0,-3": 0.15})
+    shown = shown_points({"-1,2": (0, 40, 0), "0,-3": (0, 41, 0)})
+    hunters, conf = misplaced_hunters({"c0": cell("1,0"), "c1": cell("0,-3")}, {}, sure(), CENTRE, probabilities,
+                                      shown, LABELS)
+    assert hunters == {"c0": cell("1,0"), "c1": cell("-1,2")}
+    assert conf[cell("-1,2")] == 0.0 and conf[cell("0,-3")] == 0.0
+
+
+def test_a_hunter_stays_where_the_classifier_gives_him_a_chance():
+    probabilities = odds({"-1,2": 0.95, "0,-3": MISPLACED_ODDS})
+    shown = shown_points({"-1,2": (0, 40, 0), "0,-3": (0, 41, 0)})
+    hunters, conf = misplaced_hunters({"c1": cell("0,-3")}, {}, sure(), CENTRE, probabilities, shown, LABELS)
+    assert hunters == {"c1": cell("0,-3")} and conf.min() == 1.0
+
+
+def test_a_hunter_never_moves_onto_another_players_colour_another_hunter_or_the_mammoth():
+    probabilities = odds({"-1,2": HUNTER_ODDS, "1,1": 0.99, "2,-1": 0.99, "0,-3": 0.05})
+    shown = shown_points({"-1,2": (0, 20, 30), "1,1": (0, 40, 0), "2,-1": (0, 40, 0)})
+    hunters, conf = misplaced_hunters({"c1": cell("0,-3"), "c2": cell("1,1")}, {}, sure(), cell("2,-1"),
+                                      probabilities, shown, LABELS)
+    assert hunters == {"c1": cell("0,-3"), "c2": cell("1,1")} and conf.min() == 1.0
+
+
+def test_a_hunter_read_on_his_own_trap_stays():
+    """The classifier often misses a standee on a trap of his colour: its low odds there
+    do not send him to another player's hunter of a colour like his."""
+    probabilities = odds({"-2,2": 1.0, "0,-2": 0.05})
+    shown = shown_points({"-2,2": (0, 20, 35), "0,-2": (0, 0, 60)})
+    hunters, conf = misplaced_hunters({"c2": cell("0,-2")}, {cell("0,-2"): "c2"}, sure(), CENTRE, probabilities,
+                                      shown, LABELS)
+    assert hunters == {"c2": cell("0,-2")} and conf.min() == 1.0
