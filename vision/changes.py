@@ -185,6 +185,11 @@ MISPLACED_ODDS = 0.3
 #: Measured on fresh development tables (docs/vision.md, session 13): 8 hunters set right
 #: on sim.flatart, none set wrong; 34 right for 2 wrong on sim.tabletop.
 MISPLACED_POINTS = 5
+#: A hunter read nowhere is placed on his own trap where the classifier gives a hunter
+#: this much (:func:`unplaced_onto_own_traps`). Measured on fresh development tables
+#: (docs/vision.md, session 13): of the hunters it would place at 0.2, 38 right for 9
+#: wrong on sim.flatart, 41 for 17 on sim.tabletop.
+UNPLACED_ODDS = 0.2
 #: The classifier this sure of a trap on a grass cell where nothing was read (no hunter,
 #: not the mammoth, no trap) puts one there, unsure, of the player whose colour it shows
 #: most (:func:`lone_traps`). Measured on fresh development tables (docs/vision.md,
@@ -1513,6 +1518,39 @@ def misplaced_hunters(hunters: dict, traps: dict, conf: np.ndarray, mammoth, hun
     return hunters, conf
 
 
+def unplaced_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter_odds,
+                            labels: list[str]) -> tuple[dict, np.ndarray]:
+    """``(hunters, confidence)`` with each hunter read nowhere placed, unsure, on his own
+    trap where the learned classifier gives a hunter :data:`UNPLACED_ODDS` or more: the
+    only one of his traps no hunter stands on, or of several, the one where it gives a
+    hunter :data:`OWN_TRAP_LEAD` more than on any other. A piece on a trap of its own
+    colour passes for the trap alone, so a hunter read nowhere most often stands on one
+    of his traps; the classifier's doubt keeps off the board a player whose traps are
+    down while he is not (the shared sample flat-6900002: 0.09 on his trap).
+
+    >>> odds = np.zeros(NUM_CELLS); odds[[4, 9, 7]] = (0.5, 0.1, 0.3)
+    >>> hunters, conf = unplaced_onto_own_traps({"c1": 20}, {4: "c0", 9: "c0", 7: "c2"}, np.ones(NUM_CELLS), odds,
+    ...                                         ["c0", "c1", "c2"])
+    >>> hunters, float(conf[4]), float(conf[7])
+    ({'c1': 20, 'c0': 4, 'c2': 7}, 0.0, 0.0)
+    >>> unplaced_onto_own_traps({}, {9: "c0"}, np.ones(NUM_CELLS), odds, ["c0"])[0]
+    {}
+    """
+    hunters, conf = dict(hunters), conf.copy()
+    for label in labels:
+        if label in hunters:
+            continue
+        standing = set(hunters.values())
+        own = sorted((c for c, owner in traps.items() if owner == label and c not in standing),
+                     key=lambda c: -hunter_odds[c])
+        if not own or hunter_odds[own[0]] < UNPLACED_ODDS:
+            continue
+        if len(own) == 1 or hunter_odds[own[0]] >= hunter_odds[own[1]] + OWN_TRAP_LEAD:
+            hunters[label] = int(own[0])
+            conf[own[0]] = 0.0
+    return hunters, conf
+
+
 def lone_traps(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarray, mammoth, trap_odds,
                shown: np.ndarray, labels: list[str]) -> tuple[dict, np.ndarray]:
     """``(traps, confidence)`` with a trap, unsure, on each allowed cell where nothing was
@@ -1856,6 +1894,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         hunters, conf = hunters_onto_own_traps(hunters, traps, conf, hunter_odds)
         hunters, conf = misplaced_hunters(hunters, traps, conf, mammoth, np.where(ok, hunter_odds, 0.0),
                                           bodies + family_counts, labels)
+        hunters, conf = unplaced_onto_own_traps(hunters, traps, conf, hunter_odds, labels)
     if trap_odds is not None:
         # (After the hunters: a cell a hunter was moved off may hold his trap.)
         traps, conf = lone_traps(traps, conf, hunters, ok & grass, mammoth, trap_odds, bodies + family_counts,
