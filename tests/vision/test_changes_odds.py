@@ -9,7 +9,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, parse_cell
 from vision.changes import (HUNTER_ODDS, LONE_TRAP_ODDS, MAMMOTH_ODDS, MISPLACED_ODDS, NO_MAMMOTH_ODDS,
-                            lone_traps, mammoth_by_odds, misplaced_hunters)
+                            UNPLACED_ODDS, lone_traps, mammoth_by_odds, misplaced_hunters, unplaced_onto_own_traps)
 
 LABELS = ["c0", "c1", "c2"]
 
@@ -150,3 +150,25 @@ def test_a_hunter_read_on_his_own_trap_stays():
     hunters, conf = misplaced_hunters({"c2": cell("0,-2")}, {cell("0,-2"): "c2"}, sure(), CENTRE, probabilities,
                                       shown, LABELS)
     assert hunters == {"c2": cell("0,-2")} and conf.min() == 1.0
+
+
+# --- a hunter read nowhere ---------------------------------------------------------------------
+
+def test_a_hunter_read_nowhere_stands_unsure_on_the_own_trap_the_classifier_prefers():
+    traps = {cell("2,-1"): "c0", cell("-1,3"): "c0", cell("1,1"): "c1"}
+    probabilities = odds({"2,-1": 0.25, "-1,3": 0.6, "1,1": 0.9})
+    hunters, conf = unplaced_onto_own_traps({"c1": cell("1,1")}, traps, sure(), probabilities, LABELS)
+    assert hunters == {"c1": cell("1,1"), "c0": cell("-1,3")}
+    assert conf[cell("-1,3")] == 0.0 and conf[cell("2,-1")] == 1.0
+
+
+def test_a_hunter_stays_off_the_board_when_no_own_trap_leads_or_the_classifier_doubts():
+    """Two traps alike to the classifier tell nothing; a lone trap it gives a hunter
+    under :data:`UNPLACED_ODDS` keeps a player off the board whose traps are still down
+    (the shared sample flat-6900002)."""
+    alike = {cell("2,-1"): "c0", cell("-1,3"): "c0"}
+    hunters, _ = unplaced_onto_own_traps({}, alike, sure(), odds({"2,-1": 0.5, "-1,3": 0.45}), LABELS)
+    assert "c0" not in hunters
+    hunters, _ = unplaced_onto_own_traps({}, {cell("2,-1"): "c0"}, sure(), odds({"2,-1": UNPLACED_ODDS - 0.01}),
+                                         LABELS)
+    assert hunters == {}
