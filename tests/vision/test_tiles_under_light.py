@@ -75,9 +75,10 @@ def test_tabletop_tiles_under_a_desk_lamp_are_learnt_and_read(seed):
 def test_cards_learnt_on_tiles_laid_with_gaps_keep_the_layout_the_tiles_show(seed):
     """Tiles laid by hand with gaps (``sim.tabletop``) are not on the edges' perfect
     lattice: aligning the cards' fit on them pulled it off the tiles, and the layout
-    learnt through it was wrong on every tile. The two fits read the layout
-    differently, and the calibration keeps the one whose tiles lie nearer their classes'
-    colours: every tile is learnt right."""
+    learnt through it was wrong on every tile. The calibration keeps the fit whose tiles
+    lie nearer their classes' colours: every tile is learnt right. (Through the edges'
+    fit the layout once came out wrong; the prints' plausibility, snow the lightest,
+    now often rights it even there.)"""
     import cv2
     from vision.calibration import tile_layout
     from vision.geometry import BoardLocator, refine_on_tiles
@@ -86,5 +87,18 @@ def test_cards_learnt_on_tiles_laid_with_gaps_keep_the_layout_the_tiles_show(see
     locator = BoardLocator()
     fit = locator.fit(locator.detect(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
     by_cards, by_edges = tile_layout(frame, fit.homography), tile_layout(frame, refine_on_tiles(frame, fit.homography))
-    assert by_cards[0].tolist() != by_edges[0].tolist() and by_cards[1] < by_edges[1]
+    assert by_cards[1] < by_edges[1]
+    assert list(calibration.tiles) == [sample.table["tiles"][cell_name(i)] for i in range(NUM_CELLS)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [5_000_093, 5_000_185])
+def test_a_labelling_whose_snow_is_not_its_lightest_print_loses(seed):
+    """Desk-lamp tables (``sim.tabletop``): the lamp's fall-off, fitted as light, let a
+    labelling that named the dark rock "snow" under a dim light (5,000,093: 14 tiles
+    wrong), or the white snow "grass" under a bright one (5,000,185: every tile wrong),
+    explain the tiles at a lower cost than the true layout. Only labellings whose snow
+    looks lighter than their rock and their grass are kept: every tile is learnt right."""
+    sample, calibration = _tabletop(seed)
+    assert sample.table["light"] == "desk"
     assert list(calibration.tiles) == [sample.table["tiles"][cell_name(i)] for i in range(NUM_CELLS)]
