@@ -1881,7 +1881,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     spill = spills(hunters, labels, mine, moved)
     no_trap = None if trap_odds is None else np.asarray(trap_odds) < NO_TRAP_ODDS
     ratio = trap_share(bodies, looks[1:], hunters, labels, ok & grass)
-    traps, trap_conf, half_hidden = _traps(bodies + family_counts, changed, looks[1:], labels, ok & grass, hunters,
+    shown = bodies + family_counts       # each player's colour (or family) on each cell
+    traps, trap_conf, half_hidden = _traps(shown, changed, looks[1:], labels, ok & grass, hunters,
                                            mammoth, under, spill, no_trap, depth, ratio)
     conf = np.minimum(conf, trap_conf)
     hunters, conf = half_hidden_hunters(hunters, half_hidden, conf)
@@ -1892,11 +1893,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         # of his cell's change, and a trap under him is read as without him.)
         hunters, conf = seen_hunters(seen_bodies, looks[1:], labels, hunters, conf, ok, hunter_odds, mammoth)
         hunters, conf = hunters_onto_own_traps(hunters, traps, conf, hunter_odds)
-        hunters, conf = misplaced_hunters(hunters, traps, conf, mammoth, np.where(ok, hunter_odds, 0.0),
-                                          bodies + family_counts, labels)
+        hunters, conf = misplaced_hunters(hunters, traps, conf, mammoth, np.where(ok, hunter_odds, 0.0), shown,
+                                          labels)
         hunters, conf = unplaced_onto_own_traps(hunters, traps, conf, hunter_odds, labels)
     if trap_odds is not None:
         # (After the hunters: a cell a hunter was moved off may hold his trap.)
-        traps, conf = lone_traps(traps, conf, hunters, ok & grass, mammoth, trap_odds, bodies + family_counts,
-                                 labels)
+        traps, conf = lone_traps(traps, conf, hunters, ok & grass, mammoth, trap_odds, shown, labels)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
