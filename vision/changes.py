@@ -203,6 +203,15 @@ MAMMOTH_ODDS = 0.8
 #: unsure (:func:`mammoth_by_odds`). Measured on fresh development tables (docs/vision.md,
 #: session 13): on sim.tabletop 44 mammoths set right, none set wrong; none moved on sim.flatart.
 NO_MAMMOTH_ODDS = 0.1
+#: ... where it sees no piece, or rather a hunter than not: a hunter's colour close to
+#: the mammoth's drew the mammoth onto his cell (session 15: on fresh sim.tabletop
+#: development tables 16 more mammoths set right, none set wrong, none moved on
+#: sim.flatart or on the shared samples).
+MAMMOTH_ON_HUNTER_ODDS = 0.5
+#: A hunter there does not let him go when the classifier gives him even odds on a
+#: cell away from the one it is surest of too (sim.tabletop development table
+#: 5,000,002: 0.99 and 0.92 on two cells four apart, the second his).
+MAMMOTH_ELSEWHERE_ODDS = 0.5
 
 
 @dataclass
@@ -1452,11 +1461,14 @@ def hunters_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter_
     return hunters, conf
 
 
-def mammoth_by_odds(mammoth: int | None, conf: np.ndarray, mammoth_odds, piece_odds) -> tuple[int | None, np.ndarray]:
+def mammoth_by_odds(mammoth: int | None, conf: np.ndarray, mammoth_odds, piece_odds,
+                    hunter_odds=None) -> tuple[int | None, np.ndarray]:
     """``(mammoth, confidence)``: the mammoth moved, unsure, to the cell where the learned
     classifier is :data:`MAMMOTH_ODDS` sure of him, when it sees no piece at all
-    (``piece_odds`` under even, and his own under :data:`NO_MAMMOTH_ODDS`) on the cell
-    his colours put him on, or his colours put him nowhere. A standing figure shows its
+    (``piece_odds`` under even), or a hunter (``hunter_odds`` at least
+    :data:`MAMMOTH_ON_HUNTER_ODDS`, while it gives him under :data:`MAMMOTH_ELSEWHERE_ODDS`
+    on every cell away from the one it is sure of), and his own odds under :data:`NO_MAMMOTH_ODDS`, on
+    the cell his colours put him on, or his colours put him nowhere. A standing figure shows its
     lit side or its shaded flank, and a colour learnt from one side at setup is seen in
     the grass's or the rock's print rather than on the figure turned in flight. Where
     the classifier sees a piece, the colours keep him: a tall figure in a photograph
@@ -1468,15 +1480,22 @@ def mammoth_by_odds(mammoth: int | None, conf: np.ndarray, mammoth_odds, piece_o
     >>> mammoth, conf = mammoth_by_odds(18, np.ones(NUM_CELLS), odds, odds)
     >>> mammoth, float(conf[5]), float(conf[18])
     (5, 0.0, 0.0)
-    >>> mammoth_by_odds(18, np.ones(NUM_CELLS), odds, np.where(np.arange(NUM_CELLS) == 18, 0.6, odds))[0]
+    >>> piece_there = np.where(np.arange(NUM_CELLS) == 18, 0.6, odds)
+    >>> mammoth_by_odds(18, np.ones(NUM_CELLS), odds, piece_there)[0]
     18
+    >>> mammoth_by_odds(18, np.ones(NUM_CELLS), odds, piece_there, hunter_odds=piece_there)[0]   # a hunter
+    5
     """
     seen = int(np.argmax(mammoth_odds))
     if seen == mammoth or mammoth_odds[seen] < MAMMOTH_ODDS:
         return mammoth, conf
-    if mammoth is not None and (mammoth_odds[mammoth] >= NO_MAMMOTH_ODDS or piece_odds[mammoth] >= 0.5
-                                or seen in NEIGHBOURS[mammoth]):
-        return mammoth, conf
+    if mammoth is not None:
+        elsewhere = [c for c in range(NUM_CELLS) if c != seen and c not in NEIGHBOURS[seen]]
+        a_hunter = (hunter_odds is not None and hunter_odds[mammoth] >= MAMMOTH_ON_HUNTER_ODDS
+                    and max(mammoth_odds[c] for c in elsewhere) < MAMMOTH_ELSEWHERE_ODDS)
+        if (mammoth_odds[mammoth] >= NO_MAMMOTH_ODDS or (piece_odds[mammoth] >= 0.5 and not a_hunter)
+                or seen in NEIGHBOURS[mammoth]):
+            return mammoth, conf
     conf = conf.copy()
     conf[[c for c in (seen, mammoth) if c is not None]] = 0.0
     return seen, conf
@@ -1652,9 +1671,9 @@ class ChangeReading:
     ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
 
 
-class ChangeEvidence(NamedTuple):
+class FrameChanges(NamedTuple):
     """What one frame's grid shows against the empty board, whichever cells a hand
-    covers (:func:`change_evidence`): the reader reads it again, without measuring it
+    covers (:func:`frame_changes`): the reader reads it again, without measuring it
     again, when it learns that other cells are covered."""
     looks: list                # the mammoth's, then each player's
     colours: np.ndarray        # (37, K+2, 3) their colours (and the dark's) under each cell's light
@@ -1672,8 +1691,8 @@ class ChangeEvidence(NamedTuple):
     depth: np.ndarray          # (37, K) :func:`colour_depth` of each player's points (NaN: none)
 
 
-def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
-                    leans: np.ndarray | None = None) -> ChangeEvidence:
+def frame_changes(model: ChangeModel, grid: np.ndarray, labels: list[str],
+                  leans: np.ndarray | None = None) -> FrameChanges:
     """What :func:`read_changes` reads the pieces from, measured on one frame's grid:
     each point's change from its cell's empty look, the learnt colour it matches, and
     what that adds up to on each cell. None of it depends on which cells are covered."""
@@ -1761,7 +1780,7 @@ def change_evidence(model: ChangeModel, grid: np.ndarray, labels: list[str],
     if leans is not None:
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
     depth = colour_depth(grid, expected, colours[:, 1:-1], moved, label - 1)
-    return ChangeEvidence(looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown,
+    return FrameChanges(looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown,
                           ring_changed, stances, still_share, depth)
 
 
@@ -1802,7 +1821,7 @@ def colour_depth(grid: np.ndarray, expected: np.ndarray, colours: np.ndarray, wh
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None,
                  trap_odds: np.ndarray | None = None, hunter_odds: np.ndarray | None = None,
-                 evidence: ChangeEvidence | None = None, mammoth_odds: np.ndarray | None = None,
+                 measured: FrameChanges | None = None, mammoth_odds: np.ndarray | None = None,
                  piece_odds: np.ndarray | None = None) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
@@ -1815,13 +1834,13 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     none (:data:`NO_TRAP_ODDS`); its ``hunter_odds`` place, unsure, a hunter read nowhere
     where it is sure one stands (:func:`seen_hunters`); its ``mammoth_odds`` move the
     mammoth, unsure, where it is sure of him from a cell where its ``piece_odds`` see
-    nothing (:func:`mammoth_by_odds`). ``evidence`` is :func:`change_evidence` of the same grid,
+    nothing (:func:`mammoth_by_odds`). ``measured`` is :func:`frame_changes` of the same grid,
     labels and leans when already measured (read again with other cells covered).
     """
-    if evidence is None:
-        evidence = change_evidence(model, grid, labels, leans)
+    if measured is None:
+        measured = frame_changes(model, grid, labels, leans)
     (looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown, ring_changed,
-     stances, still_share, depth) = evidence
+     stances, still_share, depth) = measured
     ring_changed = ring_changed.copy()
     ok = readable & ~unknown
     conf = np.ones(NUM_CELLS)
@@ -1856,7 +1875,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
             ring_changed[mammoth] = False
             conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
     if mammoth_odds is not None and piece_odds is not None:
-        mammoth, conf = mammoth_by_odds(mammoth, conf, mammoth_odds, piece_odds)
+        mammoth, conf = mammoth_by_odds(mammoth, conf, mammoth_odds, piece_odds, hunter_odds)
 
     bodies = _bodies(counts, looks[1:], colours[:, 1:-1], colours[:, -1])
     if mammoth is not None:

@@ -238,6 +238,12 @@ CHANGES_ASK = 0.1
 #: cell it leaves alone more than CHANGES_LEAK (a misreading the changes contradict).
 CHANGES_DENY = 0.15
 CHANGES_LEAK = 0.6
+#: A trap put down or taken up under the hunter who stays on it shows only where he
+#: does not cover it: as much change as a cell at rest never shows (a piece nudged in
+#: place stays under CHANGE_AT_REST) is enough for that turn when nothing else on the
+#: board changed that much (sim.tabletop development game 5,520,005: a ring around a
+#: standing black pawn, a third of a pawn's change, every other resolution far behind).
+TRAP_TURN_SHOWN = CHANGE_AT_REST
 #: A change elsewhere leaves a resolution that puts no piece on an empty cell
 #: unexplained only when it is at least this share of the resolution's own change:
 #: one cell's print flickering a little over the line (an empty edge cell at 0.6 of a
@@ -846,16 +852,18 @@ class GameTracker:
         fit, strength, leak, best = scored[0]
         # Pieces only taken off, with nothing put down where they go, may be in a
         # player's hand on their way: wait, and ask if the board stays so.
-        lifted = self._lifted(position, evidence) and not self._arrived(position, evidence, best)
+        lifted = (self._lifted(position, evidence) and not self._arrived(position, evidence, best)
+                  and not self._still_standing(position, evidence, observation))
         if lifted and not evidence.waited:
             return False
-        # A rival that leaves a piece-sized change unexplained, where the best leaves
-        # none, is no rival (sim.flatart development game 3,210,003: a small piece's
-        # two-cell step, against a step onto another hunter's cell that leaves the cell
-        # reached unexplained).
+        # A rival that leaves unexplained more change than a cell at rest shows, where
+        # the best leaves none, is no rival (sim.flatart development game 3,210,003: a
+        # small piece's two-cell step, against a step onto another hunter's cell that
+        # leaves the cell reached unexplained; sim.tabletop 5,520,012: a third of a
+        # piece left so, where session 8 asked for a whole one).
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position
-                  and not (item[2] >= CHANGE_SHOWN and leak < CHANGE_AT_REST)]
-        if (not lifted and fit >= CHANGES_FIT and strength >= CHANGE_SHOWN
+                  and not (item[2] >= CHANGE_AT_REST and leak < CHANGE_AT_REST)]
+        if (not lifted and fit >= CHANGES_FIT and strength >= self._shown_bar(position, best, leak, observation)
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
@@ -1274,6 +1282,30 @@ class GameTracker:
         return bool(len(cells)) and all(strength[c] < 0 and c in occupied and c != CENTRE
                                         and not self._lost_more_than_hunters(position, evidence, c)
                                         for c in cells)
+
+    def _still_standing(self, position: engine.Position, evidence: ChangeEvidence, observation: Observation) -> bool:
+        """Whether every hunter the game has on the cells that lost a piece is still read
+        there, surely: what was taken off was a trap under them, not a hunter in a hand
+        (sim.tabletop development game 5,520,038: a trap taken up under a standing
+        figure, the game's last turn, waited for as a hunter on his way until the end)."""
+        strength = evidence.strength(position.mammoth)
+        lost = {int(c) for c in np.flatnonzero(strength <= -CHANGE_SHOWN)}
+        standing = {(p, c) for p, c in position.hunters.items() if c in lost}
+        return bool(standing) and not lost & _not_sure_of(observation) and standing <= self._view_of(observation).hunters
+
+    def _shown_bar(self, position: engine.Position, candidate: Candidate, leak: float,
+                   observation: Observation) -> float:
+        """How much change ``candidate``'s own cells must show to be proposed on the
+        changes alone: a hunter's worth, or TRAP_TURN_SHOWN for a trap put down or taken
+        up under its hunter, whom the reader surely reads standing there, while the rest
+        of the board stayed at rest. (A cell the reader is unsure of may hold a piece
+        nudged or half lifted: asked.)"""
+        action = candidate.action
+        if not isinstance(action, (engine.PlaceTrap, engine.RemoveTrap)) or leak >= CHANGE_AT_REST:
+            return CHANGE_SHOWN
+        cell = position.hunters.get(action.hunter)
+        standing = cell not in _not_sure_of(observation) and (action.hunter, cell) in self._view_of(observation).hunters
+        return TRAP_TURN_SHOWN if standing else CHANGE_SHOWN
 
     def _lost_more_than_hunters(self, position: engine.Position, evidence: ChangeEvidence, cell: int) -> bool:
         """Whether ``cell`` (the mammoth not on it, a trap under its hunters) lost more

@@ -8,8 +8,9 @@ and the referee is asked before a board holding such a guess is committed.
 import numpy as np
 
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, parse_cell
-from vision.changes import (HUNTER_ODDS, LONE_TRAP_ODDS, MAMMOTH_ODDS, MISPLACED_ODDS, NO_MAMMOTH_ODDS,
-                            UNPLACED_ODDS, lone_traps, mammoth_by_odds, misplaced_hunters, unplaced_onto_own_traps)
+from vision.changes import (HUNTER_ODDS, LONE_TRAP_ODDS, MAMMOTH_ELSEWHERE_ODDS, MAMMOTH_ODDS,
+                            MAMMOTH_ON_HUNTER_ODDS, MISPLACED_ODDS, NO_MAMMOTH_ODDS, UNPLACED_ODDS, lone_traps,
+                            mammoth_by_odds, misplaced_hunters, unplaced_onto_own_traps)
 
 LABELS = ["c0", "c1", "c2"]
 
@@ -57,6 +58,30 @@ def test_the_mammoth_stays_where_the_classifier_sees_some_piece():
     classifier takes his base for a trap (the shared sample photo-9100001)."""
     at = cell("3,0")
     mammoth, conf = mammoth_by_odds(at, sure(), odds({"2,-1": 0.9}), odds({"3,0": 0.6, "2,-1": 0.9}))
+    assert mammoth == at and conf.min() == 1.0
+
+
+def test_the_mammoth_moves_off_a_cell_where_the_classifier_sees_a_hunter():
+    """A hunter's colour close to the mammoth's drew the mammoth onto his cell; the
+    classifier sees a hunter there (not a base it cannot name, as in photo-9100001) and
+    is sure of the mammoth elsewhere: moved there, both cells unsure."""
+    at = cell("3,0")
+    piece_there = odds({"3,0": 1.0, "2,-1": 1.0})
+    hunter_there = odds({"3,0": MAMMOTH_ON_HUNTER_ODDS})
+    mammoth, conf = mammoth_by_odds(at, sure(), odds({"2,-1": 0.9}), piece_there, hunter_there)
+    assert mammoth == cell("2,-1") and conf[at] == 0.0 and conf[mammoth] == 0.0
+    doubtful = odds({"3,0": MAMMOTH_ON_HUNTER_ODDS - 0.01})
+    assert mammoth_by_odds(at, sure(), odds({"2,-1": 0.9}), piece_there, doubtful)[0] == at
+
+
+def test_the_mammoth_stays_on_a_hunter_when_the_classifier_sees_him_on_two_cells_apart():
+    """sim.tabletop test table 5,000,002: the classifier gives the mammoth 0.99 on one
+    cell and 0.92 on another four cells away (his), and a hunter where the colours put
+    him: it is not sure where he is, so the colours' cell stays."""
+    at = CENTRE
+    two_cells = odds({"-2,-1": 0.99, "3,0": MAMMOTH_ELSEWHERE_ODDS})
+    hunter_there = odds({"0,0": 0.98})
+    mammoth, conf = mammoth_by_odds(at, sure(), two_cells, odds({"0,0": 1.0}), hunter_there)
     assert mammoth == at and conf.min() == 1.0
 
 

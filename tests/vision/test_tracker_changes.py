@@ -40,6 +40,18 @@ def seated_in_order(*cells: str):
     return tracker
 
 
+def on_his_trap():
+    """A (red) on his own trap on -3,0, B (blue) on 3,0, both as large as setup learnt
+    the hunters; A to move."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.confirm_pass()                                                          # B passes
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE, SIZE))
+    return tracker
+
+
 def changes(settled=True, waited=False, **cells):
     """Evidence of a still board: ``cells`` "q,r" -> signed change in hunter sizes."""
     change = np.zeros(NUM_CELLS)
@@ -68,6 +80,22 @@ def test_a_rival_leaving_a_piece_sized_change_unexplained_does_not_stop_the_move
     tracker.feed(board({"blue": "-3,3"}), changes(m1_3=-1.02, m1_1=0.67, **{"1_0": 0.06}))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "NW", "distance": 2}
 
+
+def test_a_rival_leaving_a_third_of_a_piece_unexplained_does_not_stop_a_small_pieces_step():
+    """A's pawn head is two fifths of the others' size: his step south-west shows a loss of 0.4
+    and a gain of 0.35 hunters' sizes, each worth two and a half times that for him
+    (his own size, as setup learnt it). A step onto B's cell two cells on, where an arrival
+    may hide under B, explains the loss as well but leaves the gain unexplained: more
+    than a cell at rest shows, so no rival, though under a whole piece's size (sim.tabletop
+    development game 5,520,012 waited on it until the game ended). The reader, unsure of
+    both cells, does not decide: the step is committed from the changes."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "3,0"}))
+    tracker.observe(board({"red": "3,0", "blue": "1,2"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(0.4 * SIZE, SIZE))
+    small_piece_unsure = replace(board({"red": "3,0", "blue": "1,2"}), unsure_cells=(parse_cell("3,0"), parse_cell("2,1")))
+    tracker.feed(small_piece_unsure, changes(**{"3_0": -0.4, "2_1": 0.35}))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SW", "distance": 1}
 
 def test_a_piece_lifted_is_waited_for_then_asked_about_never_guessed(tracker):
     reader_blind = board({"red": "-3,0", "blue": "3,0"})
@@ -185,6 +213,33 @@ def test_a_trap_under_a_hunter_the_reader_surely_sees_gone_is_asked_not_committe
 def test_a_trap_under_a_hunter_the_reader_sees_standing_there_is_committed(tracker):
     tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=1.1))
     assert tracker.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+
+def test_a_faint_trap_put_down_under_its_standing_hunter_is_committed_when_nothing_else_changed():
+    """A ring around a standing pawn shows a third of the pawn's change on his cell (the
+    pawn covers the rest; sim.tabletop development game 5,520,005). With every other
+    cell at rest that is the trap put down, committed though the reader does not make it
+    out; the same faint change beside another cell's change of a nudged piece's size
+    is not enough to commit on."""
+    quiet = seated("-3,0")
+    quiet.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=0.33))
+    assert quiet.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+    busy = seated("-3,0")
+    busy.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=0.33, **{"1_1": 0.3}))
+    assert busy.actions == []
+
+
+def test_a_trap_taken_up_under_a_hunter_the_reader_still_sees_there_is_no_hunter_in_hand():
+    """A stands on his own trap; his cell loses two thirds of his size. That may be A
+    lifted, in a hand on his way (waited for), unless the reader still surely reads A
+    there: then it is his trap taken up, committed at once (sim.tabletop development
+    game 5,520,038 waited on it until the game ended)."""
+    still_there = on_his_trap()
+    still_there.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_0=-0.66))
+    assert still_there.actions[-1]["action"] == {"type": "remove_trap", "hunter": "A"}
+    gone = on_his_trap()
+    gone.feed(board({"blue": "3,0"}), changes(m3_0=-0.66))
+    assert len(gone.actions) == 2 and gone.question is None
 
 
 def test_a_change_hidden_under_a_hunter_is_not_taken_while_a_piece_arrived_elsewhere(tracker):
@@ -418,15 +473,6 @@ def test_a_cell_that_lost_more_than_its_hunter_lost_its_trap_and_is_no_hunter_in
     may be A lifted, in his hand on his way: waited for. Losing nearly twice that, more
     than any hand holding him takes away, the trap went: taken up (sim.tabletop
     development game 5,500,000 waited on it until the game ended)."""
-    def on_his_trap():
-        tracker = GameTracker(["A", "B"], tiles=layout())
-        tracker.observe(board({"red": "-3,0"}))
-        tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
-        tracker.observe(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}))   # A puts a trap down
-        tracker.confirm_pass()                                                          # B passes
-        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE, SIZE))
-        return tracker
-
     reader_sees_the_trap = board({"blue": "3,0"}, traps={"-3,0": "red"})
     lifted = on_his_trap()
     lifted.feed(reader_sees_the_trap, changes(m3_0=-1.0))
@@ -576,14 +622,15 @@ def test_no_hidden_turn_is_inferred_once_a_change_went_uncommitted(tracker):
 
 def test_a_faint_trap_asked_about_then_the_next_players_move_are_both_committed(tracker):
     """A's cell changed by a third of a piece and no more (his trap under him, mostly
-    hidden): too faint to commit, the referee is asked. Nobody answers; B then moves a
-    cell west, plainly. A change only under the player to move is no move the next turns
-    could undo (unlike a hunter lifted, above): A's trap and B's move are committed
-    (sim.tabletop development game 5,520,036)."""
-    seen = board({"red": "-3,0", "blue": "3,0"})
-    tracker.feed(seen, changes(m3_0=0.34))
+    hidden), and the reader is unsure of that cell: too faint to commit, the referee is
+    asked. Nobody answers; B then moves a cell west, plainly. A change only under the
+    player to move is no move the next turns could undo (unlike a hunter lifted, above):
+    A's trap and B's move are committed (sim.tabletop development game 5,520,036)."""
+    unsure_of_a = (parse_cell("-3,0"),)
+    tracker.feed(replace(board({"red": "-3,0", "blue": "3,0"}), unsure_cells=unsure_of_a), changes(m3_0=0.34))
     assert tracker.actions == [] and tracker.question is not None
-    tracker.feed(board({"red": "-3,0", "blue": "2,0"}), changes(m3_0=0.34, **{"3_0": -1.0, "2_0": 1.0}))
+    b_moved = replace(board({"red": "-3,0", "blue": "2,0"}), unsure_cells=unsure_of_a)
+    tracker.feed(b_moved, changes(m3_0=0.34, **{"3_0": -1.0, "2_0": 1.0}))
     assert [a["action"] for a in tracker.actions] == [
         {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
 

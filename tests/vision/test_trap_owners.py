@@ -11,7 +11,7 @@ import numpy as np
 
 from engine.hexgrid import NUM_CELLS
 from vision import changes
-from vision.changes import GRID, TRAP_DEPTH, ChangeModel, Look, change_evidence, read_changes
+from vision.changes import GRID, TRAP_DEPTH, ChangeModel, Look, frame_changes, read_changes
 
 GRASS = np.array([0.25, 0.5, 0.2])
 GREY = np.array([0.52, 0.52, 0.53])                # the grey player, learnt by his pawn's lit side
@@ -41,10 +41,10 @@ def _read(model, grid):
 
 def test_a_grey_trap_on_grass_is_the_grey_players_though_purple_blended_with_grass_explains_more(monkeypatch):
     model, grid = _board([0.45, 0.45, 0.45])
-    evidence = change_evidence(model, grid, LABELS)
-    purple_points, grey_points = evidence.counts[TRAP_CELL, 1:3]
+    measured = frame_changes(model, grid, LABELS)
+    purple_points, grey_points = measured.counts[TRAP_CELL, 1:3]
     assert purple_points > grey_points > 0
-    purple_depth, grey_depth = evidence.depth[TRAP_CELL]
+    purple_depth, grey_depth = measured.depth[TRAP_CELL]
     assert purple_depth < TRAP_DEPTH <= grey_depth
     reading = _read(model, grid)
     assert reading.hunters == {"purple": PURPLE_PAWN, "grey": GREY_PAWN}
