@@ -822,6 +822,19 @@ class GameTracker:
         size = self._setup_size(candidate.action.hunter)
         return 1.0 if not size or size <= 0 else float(np.clip(evidence.size / size, 1.0, MOVER_SCALE_MAX))
 
+    def _small_mover_stepped(self, position: engine.Position, evidence: ChangeEvidence) -> bool:
+        """Whether the player to move, a piece smaller than the hunters' median as setup
+        learnt it, shows a step of his at his own size (:meth:`_mover_scale`) while the
+        board is at rest at the common measure: a green pawn on grass changed his two
+        cells by a sixth of the others' size, two fifths of his (sim.tabletop development
+        game 5,510,007 saw no change at all, and the next turns piled up unasked)."""
+        size = self._setup_size(position.to_move) if position.to_move else None
+        if not size or evidence.size <= size:
+            return False
+        steps = [c for c in self.candidates() if isinstance(c.action, engine.Move)]
+        return any(fit >= CHANGES_FIT and strength >= CHANGE_AT_REST
+                   for fit, strength, _, _ in self._scored_by_changes(position, evidence, steps))
+
     def _setup_size(self, player: str) -> float | None:
         """How many grid points ``player``'s hunter changed when put down at setup, if
         the tracker saw the setup (:attr:`BoardChanges.hunter_sizes`, seat order)."""
@@ -839,7 +852,7 @@ class GameTracker:
         if snap.phase != "play" or not self._in_step:
             return False
         position = snap.position.with_(hands=None)
-        if evidence.at_rest(position.mammoth):
+        if evidence.at_rest(position.mammoth) and not self._small_mover_stepped(position, evidence):
             return False
         if self._moved_on_since_left(position, evidence):
             return False
@@ -849,6 +862,7 @@ class GameTracker:
         scored = [item for item in self._scored_by_changes(position, evidence) if self._mover_evidenced(item[3])]
         if not scored:
             return False
+        scored = self._explaining_all_first(scored)
         fit, strength, leak, best = scored[0]
         # Pieces only taken off, with nothing put down where they go, may be in a
         # player's hand on their way: wait, and ask if the board stays so.
@@ -919,6 +933,22 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    @staticmethod
+    def _explaining_all_first(scored: list) -> list:
+        """``scored`` with the resolution that fits and leaves the rest of the board at rest
+        put first, when the best fit leaves more change than that elsewhere and no other
+        resolution that fits leaves the board otherwise at rest (sim.tabletop development
+        game 5,520,012: a small piece's step onto another hunter's cell, whose arrival
+        may hide under him, fitted best by his size and left unexplained the gain on the
+        cell he really reached; the step there explained every cell)."""
+        fit, _, leak, _ = scored[0]
+        if fit < CHANGES_FIT or leak < CHANGE_AT_REST:
+            return scored
+        quiet = [item for item in scored if item[0] >= CHANGES_FIT and item[2] < CHANGE_AT_REST]
+        if len({item[3].outcome.position for item in quiet}) != 1:
+            return scored
+        return [quiet[0]] + [item for item in scored if item is not quiet[0]]
 
     def _leave_change(self, position: engine.Position, evidence: ChangeEvidence) -> None:
         """Note a change left unmatched (asked about, reported): turns may go by unseen from
