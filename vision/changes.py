@@ -205,7 +205,7 @@ MAMMOTH_ODDS = 0.8
 NO_MAMMOTH_ODDS = 0.1
 #: ... where it sees no piece, or rather a hunter than not: a hunter's colour close to
 #: the mammoth's drew the mammoth onto his cell (session 15: on fresh sim.tabletop
-#: development tables 16 more mammoths set right, none set wrong, none moved on
+#: development tables 14 more mammoths set right, none set wrong, none moved on
 #: sim.flatart or on the shared samples).
 MAMMOTH_ON_HUNTER_ODDS = 0.5
 #: A hunter there does not let him go when the classifier gives him even odds on a
@@ -1781,7 +1781,7 @@ def frame_changes(model: ChangeModel, grid: np.ndarray, labels: list[str],
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
     depth = colour_depth(grid, expected, colours[:, 1:-1], moved, label - 1)
     return FrameChanges(looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown,
-                          ring_changed, stances, still_share, depth)
+                        ring_changed, stances, still_share, depth)
 
 
 def colour_depth(grid: np.ndarray, expected: np.ndarray, colours: np.ndarray, which: np.ndarray,
