@@ -862,7 +862,6 @@ class GameTracker:
         scored = [item for item in self._scored_by_changes(position, evidence) if self._mover_evidenced(item[3])]
         if not scored:
             return False
-        scored = self._explaining_all_first(scored)
         fit, strength, leak, best = scored[0]
         # Pieces only taken off, with nothing put down where they go, may be in a
         # player's hand on their way: wait, and ask if the board stays so.
@@ -870,13 +869,12 @@ class GameTracker:
                   and not self._still_standing(position, evidence, observation))
         if lifted and not evidence.waited:
             return False
-        # A rival that leaves unexplained more change than a cell at rest shows, where
-        # the best leaves none, is no rival (sim.flatart development game 3,210,003: a
-        # small piece's two-cell step, against a step onto another hunter's cell that
-        # leaves the cell reached unexplained; sim.tabletop 5,520,012: a third of a
-        # piece left so, where session 8 asked for a whole one).
+        # A rival that leaves a piece-sized change unexplained, where the best leaves
+        # none, is no rival (sim.flatart development game 3,210,003: a small piece's
+        # two-cell step, against a step onto another hunter's cell that leaves the cell
+        # reached unexplained).
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position
-                  and not (item[2] >= CHANGE_AT_REST and leak < CHANGE_AT_REST)]
+                  and not (item[2] >= CHANGE_SHOWN and leak < CHANGE_AT_REST)]
         if (not lifted and fit >= CHANGES_FIT and strength >= self._shown_bar(position, best, leak, observation)
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
                 and self._stays_seen(position, best, observation)
@@ -933,22 +931,6 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
-
-    @staticmethod
-    def _explaining_all_first(scored: list) -> list:
-        """``scored`` with the resolution that fits and leaves the rest of the board at rest
-        put first, when the best fit leaves more change than that elsewhere and no other
-        resolution that fits leaves the board otherwise at rest (sim.tabletop development
-        game 5,520,012: a small piece's step onto another hunter's cell, whose arrival
-        may hide under him, fitted best by his size and left unexplained the gain on the
-        cell he really reached; the step there explained every cell)."""
-        fit, _, leak, _ = scored[0]
-        if fit < CHANGES_FIT or leak < CHANGE_AT_REST:
-            return scored
-        quiet = [item for item in scored if item[0] >= CHANGES_FIT and item[2] < CHANGE_AT_REST]
-        if len({item[3].outcome.position for item in quiet}) != 1:
-            return scored
-        return [quiet[0]] + [item for item in scored if item is not quiet[0]]
 
     def _leave_change(self, position: engine.Position, evidence: ChangeEvidence) -> None:
         """Note a change left unmatched (asked about, reported): turns may go by unseen from

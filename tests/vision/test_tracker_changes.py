@@ -40,16 +40,6 @@ def seated_in_order(*cells: str):
     return tracker
 
 
-def small_a_on_3_0(b_cell: str):
-    """A (red, his piece two fifths of the others' size as setup learnt it) on 3,0, B
-    (blue) on ``b_cell``; A to move."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "3,0"}))
-    tracker.observe(board({"red": "3,0", "blue": b_cell}))
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(0.4 * SIZE, SIZE))
-    return tracker
-
-
 def on_his_trap():
     """A (red) on his own trap on -3,0, B (blue) on 3,0, both as large as setup learnt
     the hunters; A to move."""
@@ -91,19 +81,6 @@ def test_a_rival_leaving_a_piece_sized_change_unexplained_does_not_stop_the_move
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "NW", "distance": 2}
 
 
-def test_a_rival_leaving_a_third_of_a_piece_unexplained_does_not_stop_a_small_pieces_step():
-    """A's pawn head is two fifths of the others' size: his step south-west shows a loss of 0.4
-    and a gain of 0.35 hunters' sizes, each worth two and a half times that for him
-    (his own size, as setup learnt it). A step onto B's cell two cells on, where an arrival
-    may hide under B, explains the loss as well but leaves the gain unexplained: more
-    than a cell at rest shows, so no rival, though under a whole piece's size (sim.tabletop
-    development game 5,520,012 waited on it until the game ended). The reader, unsure of
-    both cells, does not decide: the step is committed from the changes."""
-    tracker = small_a_on_3_0(b_cell="1,2")
-    small_piece_unsure = replace(board({"red": "3,0", "blue": "1,2"}), unsure_cells=(parse_cell("3,0"), parse_cell("2,1")))
-    tracker.feed(small_piece_unsure, changes(**{"3_0": -0.4, "2_1": 0.35}))
-    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SW", "distance": 1}
-
 def test_a_small_pieces_faint_step_is_no_board_at_rest():
     """A's green pawn on grass changed his cells at setup by two fifths of the others'
     size. His step changes each of its two cells by a sixth of theirs, under what any
@@ -111,24 +88,14 @@ def test_a_small_pieces_faint_step_is_no_board_at_rest():
     (sim.tabletop development game 5,510,007 saw nothing there, and the next turns
     piled up). The reader reads him where he went: committed. His own cell flickering
     alone shows no step: still at rest, nothing asked."""
-    tracker = small_a_on_3_0(b_cell="-3,0")
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "3,0"}))
+    tracker.observe(board({"red": "3,0", "blue": "-3,0"}))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(0.4 * SIZE, SIZE))
     flicker = changes(**{"3_0": -0.16})          # his own cell alone: no step of his shows
     tracker.feed(board({"red": "3,0", "blue": "-3,0"}), flicker)
     assert tracker.actions == [] and tracker.question is None
     tracker.feed(board({"red": "2,1", "blue": "-3,0"}), changes(**{"3_0": -0.16, "2_1": 0.17}))
-    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SW", "distance": 1}
-
-def test_a_step_that_explains_every_cell_goes_before_one_that_fits_better_but_leaves_a_gain():
-    """A's pawn head is two fifths of the others' size. He leaves 3,0 (two fifths of a
-    piece lost: his whole size) and 2,1 gains 0.27: his step there, which explains
-    every cell. A step onto B's cell two cells on fits better by the numbers (an
-    arrival on B may hide under him, so only the loss counts) but leaves 2,1's gain
-    unexplained, more than a cell at rest shows (sim.tabletop development game
-    5,520,012 waited on it until the game ended). With the reader unsure of both cells
-    the step that explains everything is committed."""
-    tracker = small_a_on_3_0(b_cell="1,2")
-    reader_unsure = replace(board({"red": "3,0", "blue": "1,2"}), unsure_cells=(parse_cell("3,0"), parse_cell("2,1")))
-    tracker.feed(reader_unsure, changes(**{"3_0": -0.4, "2_1": 0.27}))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SW", "distance": 1}
 
 def test_a_piece_lifted_is_waited_for_then_asked_about_never_guessed(tracker):
