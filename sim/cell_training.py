@@ -94,19 +94,29 @@ def extract_table(folder: Path) -> dict:
             "frames": np.array(keys)}
 
 
-def extract(folders: list[Path], out: Path) -> None:
+def extracted_tables(folders: list[Path], extract_one) -> tuple[int, list[dict]]:
+    """``(tables, parts)``: ``extract_one`` of every table in ``folders`` (a table or a
+    folder of tables); a table whose board is not found is skipped, and said so."""
     tables = sorted(t for f in folders for t in ([f] if (f / "calib_00.jpg").exists() else f.iterdir())
                     if (t / "read_000.json").exists())
     parts = []
     for table in tables:
         try:
-            parts.append(extract_table(table))
+            part = extract_one(table)
         except ValueError as error:
             print(table.name, "skipped:", error)
+            continue
+        if part is not None:
+            parts.append(part)
+    return len(tables), parts
+
+
+def extract(folders: list[Path], out: Path) -> None:
+    tables, parts = extracted_tables(folders, extract_table)
     data = {k: np.concatenate([p[k] for p in parts]) for k in ("now", "ref", "y")}
     data["frames"] = np.concatenate([p["frames"] for p in parts])
     np.savez_compressed(out, **data)
-    print(f"{out}: {len(tables)} tables, {len(data['y'])} cells, pieces per label {data['y'].sum(axis=0).tolist()}")
+    print(f"{out}: {tables} tables, {len(data['y'])} cells, pieces per label {data['y'].sum(axis=0).tolist()}")
 
 
 def extract_rendered(seeds: range, reads: int, out: Path) -> None:
@@ -163,18 +173,19 @@ def augment(now: np.ndarray, ref: np.ndarray, rng: np.random.Generator) -> tuple
     # The light drifts between setup and now (per channel and overall).
     now = now * np.exp(rng.normal(0, 0.08, (n, 1, 1, 3)) + rng.normal(0, 0.15, (n, 1, 1, 1)))
     out_now, out_ref = np.empty_like(now), np.empty_like(ref)
-    centre = (CROP - 1) / 2
+    size = now.shape[1]    # the crops' own side: the pair model's, or the finer hunter-on-trap model's
+    centre = (size - 1) / 2
     for i in range(n):
         # Turns (any angle) and mirrors, a change of scale, the fit a pixel off.
         m = cv2.getRotationMatrix2D((centre, centre), rng.uniform(0, 360), np.exp(rng.normal(0, 0.12)))
         if rng.random() < 0.5:
             m[0] = -m[0]
-            m[0, 2] += CROP - 1
+            m[0, 2] += size - 1
         shift = rng.normal(0, 0.7, 2)
         m_now = m.copy()
         m_now[:, 2] += shift
-        out_now[i] = cv2.warpAffine(now[i], m_now, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
-        out_ref[i] = cv2.warpAffine(ref[i], m, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
+        out_now[i] = cv2.warpAffine(now[i], m_now, (size, size), borderMode=cv2.BORDER_REFLECT)
+        out_ref[i] = cv2.warpAffine(ref[i], m, (size, size), borderMode=cv2.BORDER_REFLECT)
         sigma = rng.uniform(0, 1.2)
         if sigma > 0.3:
             out_now[i] = cv2.GaussianBlur(out_now[i], (0, 0), sigma)
@@ -215,14 +226,24 @@ def train(data_files: list[Path], out: Path, epochs: int, seed: int = 0, batch: 
     # Pieces are rare against empty cells: each pass sees as many empty cells as pieces.
     pieces, empties = np.flatnonzero(y.any(axis=1)), np.flatnonzero(~y.any(axis=1))
     net = network()
+    fit(net, (now, ref, cross), y, (pieces, empties), min(len(pieces), per_epoch // 2), epochs, rng, batch)
+    export(net, out)
+
+
+def fit(net, pairs: tuple, y: np.ndarray, groups: tuple, half: int, epochs: int, rng: np.random.Generator,
+        batch: int = 128) -> None:
+    """Train ``net`` on crop pairs (``pairs``: now, reference, cross flag) towards ``y``
+    ``(n, answers)``: each pass draws ``half`` pairs from each of the two ``groups`` of
+    indices (again when a group is smaller) and redraws every pair's look (:func:`augment`)."""
+    import torch
+
+    now, ref, cross = pairs
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * (2 * min(len(pieces), per_epoch // 2) // batch + 1))
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * (2 * half // batch + 1))
     loss_fn = torch.nn.BCEWithLogitsLoss()
     for epoch in range(epochs):
         start = time.time()
-        half = min(len(pieces), per_epoch // 2)
-        order = rng.permutation(np.concatenate([rng.choice(pieces, half, replace=False),
-                                                rng.choice(empties, half, replace=False)]))
+        order = rng.permutation(np.concatenate([rng.choice(g, half, replace=len(g) < half) for g in groups]))
         net.train()
         total = 0.0
         for b in range(0, len(order), batch):
@@ -236,15 +257,14 @@ def train(data_files: list[Path], out: Path, epochs: int, seed: int = 0, batch: 
             sched.step()
             total += loss.item() * len(idx)
         print(f"epoch {epoch}: loss {total / len(order):.4f} ({time.time() - start:.0f} s)", flush=True)
-    export(net, out)
 
 
-def export(net, out: Path) -> None:
+def export(net, out: Path, size: int = CROP) -> None:
     import torch
 
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, PLANES, CROP, CROP), str(out), input_names=["pair"],
+    torch.onnx.export(net, torch.zeros(1, PLANES, size, size), str(out), input_names=["pair"],
                       output_names=["logits"], dynamic_axes={"pair": {0: "n"}, "logits": {0: "n"}},
                       opset_version=13, dynamo=False)
     print(f"{out}: {out.stat().st_size / 1e3:.0f} kB")
@@ -270,26 +290,33 @@ def measure(model: Path, data_file: Path, threshold: float = 0.5) -> dict:
             "probabilities": probs}
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m sim.cell_training", description=__doc__.split("\n")[0])
+def training_commands(parser: argparse.ArgumentParser, cells: str, epochs: int, per_epoch: int):
+    """The ``extract``, ``train`` and ``measure`` commands of a pair model's trainer, on
+    ``cells`` of the tables' read frames; returns the subparsers for more."""
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("extract", help="crop and label every cell of tables' read frames")
+    p = sub.add_parser("extract", help=f"crop and label {cells} of tables' read frames")
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("folders", type=Path, nargs="+")
+    p = sub.add_parser("train", help="train on extracted cells and export the ONNX model")
+    p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--epochs", type=int, default=epochs)
+    p.add_argument("--per-epoch", type=int, default=per_epoch, help="pairs a pass")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("data", type=Path, nargs="+")
+    p = sub.add_parser("measure", help="how right a model is on extracted cells")
+    p.add_argument("model", type=Path)
+    p.add_argument("data", type=Path)
+    return sub
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m sim.cell_training", description=__doc__.split("\n")[0])
+    sub = training_commands(parser, "every cell", epochs=40, per_epoch=16000)
     p = sub.add_parser("render", help="crop and label cells of sim.render's kit sets")
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--seed", type=int, default=4_000_000)
     p.add_argument("--sets", type=int, default=60)
     p.add_argument("--reads", type=int, default=8)
-    p = sub.add_parser("train", help="train on extracted cells and export the ONNX model")
-    p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--epochs", type=int, default=40)
-    p.add_argument("--per-epoch", type=int, default=16000, help="pairs a pass")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("data", type=Path, nargs="+")
-    p = sub.add_parser("measure", help="per-cell presence accuracy of a model on extracted cells")
-    p.add_argument("model", type=Path)
-    p.add_argument("data", type=Path)
     args = parser.parse_args(argv)
     if args.command == "extract":
         extract(args.folders, args.out)

@@ -26,7 +26,7 @@ import numpy as np
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 
-from .cell_model import cell_crops, decode_crops, encode_crops
+from .cell_model import CROP, FINE_CROP, cell_crops, decode_crops, encode_crops
 from .changes import LIGHT_STRAY, STANDS, ChangeModel, changed_counts, learn_changes, sample_grid
 from .colour import (TILE_CLASSES, cluster_tiles_under_light, fit_gain_field, gain_of, kmeans, lab_distance, labelling_cost,
                      relit_gain, to_lab)
@@ -78,6 +78,9 @@ class Calibration:
     #: Each cell of the empty board (the first setup frame) as the cell classifier crops
     #: it (``vision.cell_model``), ``(37, 32, 32, 3)`` BGR; optional ``"empty_cells"`` key.
     empty_cells: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: The same cells twice as fine, ``(37, 64, 64, 3)``, for the hunter-on-trap model
+    #: (``vision.cell_model.HunterOnTrap``); optional ``"empty_cells_fine"`` key.
+    empty_cells_fine: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         r = lambda c: [round(float(v), 5) for v in c]  # noqa: E731 - tiny local formatter
@@ -91,7 +94,9 @@ class Calibration:
                               for k, v in sorted(self.cards.items())}} if self.cards else {}),
                 **({"traps": {k: r(v) for k, v in self.traps.items()}} if self.traps else {}),
                 **({"changes": self.changes.to_json()} if self.changes is not None else {}),
-                **({"empty_cells": encode_crops(self.empty_cells)} if self.empty_cells is not None else {})}
+                **({"empty_cells": encode_crops(self.empty_cells)} if self.empty_cells is not None else {}),
+                **({"empty_cells_fine": encode_crops(self.empty_cells_fine)}
+                   if self.empty_cells_fine is not None else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Calibration":
@@ -134,18 +139,14 @@ class Calibration:
                 changes = ChangeModel.from_json(obj["changes"])
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 raise CalibrationError(f"changes: expected the empty board's look and the pieces' ({exc})") from None
-        empty_cells = None
-        if "empty_cells" in obj:
-            try:
-                empty_cells = decode_crops(obj["empty_cells"])
-            except (TypeError, ValueError, cv2.error) as exc:
-                raise CalibrationError(f"empty_cells: expected the empty board's cells ({exc})") from None
+        empty_cells, empty_cells_fine = (_crops(obj, key, size) for key, size in
+                                         (("empty_cells", CROP), ("empty_cells_fine", FINE_CROP)))
         return cls(tuple(tiles), {k: colour(tc[k], f"tile_colours.{k}") for k in TILE_CLASSES},
                    colour(obj.get("mammoth"), "mammoth"), colour(obj.get("rim"), "rim"),
                    {str(k): colour(v, f"hunters.{k}") for k, v in hunters.items()},
                    bool(obj.get("mirrored", False)), pieces, _choice(obj, "mammoth_kind", MAMMOTH_KINDS),
                    _cards(obj.get("cards", {})), {str(k): colour(v, f"traps.{k}") for k, v in traps.items()},
-                   changes, empty_cells)
+                   changes, empty_cells, empty_cells_fine)
 
     def save(self, path) -> None:
         """Write the file atomically: a re-learn mid-game never leaves half a file."""
@@ -223,17 +224,30 @@ def learn(frames: list[np.ndarray], pieces: str | None = None, trap_frames=()) -
     each, player by player in seating order, so each player's traps are matched with
     their own colour rather than the hunter's (a printed trap rarely has the pawn's)."""
     calibration = _learn(frames, pieces)
-    calibration.empty_cells = _empty_cells(frames[0], calibration)
+    calibration.empty_cells, calibration.empty_cells_fine = _empty_cells(frames[0], calibration)
     if len(trap_frames):
         calibration.traps = _learn_traps(frames[-1], list(trap_frames), calibration)
     return calibration
 
 
-def _empty_cells(empty: np.ndarray, calibration: Calibration) -> np.ndarray | None:
-    """The empty board's cells as the cell classifier crops them (None: no board found)."""
+def _empty_cells(empty: np.ndarray, calibration: Calibration) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The empty board's cells as the cell classifier crops them, and as the
+    hunter-on-trap model does, twice as fine (None, None: no board found)."""
     frame = mirror_frame(empty) if calibration.mirrored else empty
     geometry = BoardLocator(cards=calibration.cards).locate(frame)
-    return None if geometry is None else cell_crops(frame, geometry.homography)
+    if geometry is None:
+        return None, None
+    return cell_crops(frame, geometry.homography), cell_crops(frame, geometry.homography, size=FINE_CROP)
+
+
+def _crops(obj: dict, key: str, size: int) -> np.ndarray | None:
+    """The empty board's cells kept under ``key`` (None when the file has none)."""
+    if key not in obj:
+        return None
+    try:
+        return decode_crops(obj[key], size)
+    except (TypeError, ValueError, cv2.error) as exc:
+        raise CalibrationError(f"{key}: expected the empty board's cells ({exc})") from None
 
 
 #: Share of a cell's trap ring that must change when a trap is put down on it.

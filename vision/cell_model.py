@@ -36,6 +36,9 @@ from .geometry import CELL_CENTRES, project
 #: Crop side in pixels, and its half-width in tile circumradii (the whole cell).
 CROP = 32
 EXTENT = 1.0
+#: The hunter-on-trap model's crops (:class:`HunterOnTrap`): the same whole cell, twice
+#: as fine, so a pawn's head a fifth of a tile wide spans a dozen pixels, not six.
+FINE_CROP = 64
 #: What the classifier answers for each cell, in this order (independent yes/no):
 #: a hunter on it, a trap, the mammoth, and any piece at all.
 LABELS = ("hunter", "trap", "mammoth", "piece")
@@ -57,17 +60,19 @@ _OFFSETS = crop_offsets()
 _BOARD_POINTS = (CELL_CENTRES[:, None, :] + _OFFSETS[None]).reshape(-1, 2)
 
 
-def cell_crops(frame: np.ndarray, homography: np.ndarray, extent: float = EXTENT, size: int = CROP) -> np.ndarray:
-    """Every cell's crop, ``(37, size, size, 3)`` uint8 BGR, sampled through ``homography``
-    (board units to pixels); points outside the frame repeat its border."""
-    if (extent, size) == (EXTENT, CROP):
+def cell_crops(frame: np.ndarray, homography: np.ndarray, extent: float = EXTENT, size: int = CROP,
+               cells=None) -> np.ndarray:
+    """Every cell's crop (or only ``cells``'), ``(n, size, size, 3)`` uint8 BGR, sampled
+    through ``homography`` (board units to pixels); points outside the frame repeat its border."""
+    centres = CELL_CENTRES if cells is None else CELL_CENTRES[np.asarray(list(cells), int)]
+    if (extent, size, cells) == (EXTENT, CROP, None):
         points = _BOARD_POINTS
     else:
-        points = (CELL_CENTRES[:, None, :] + crop_offsets(size, extent)[None]).reshape(-1, 2)
+        points = (centres[:, None, :] + crop_offsets(size, extent)[None]).reshape(-1, 2)
     # One remap for the whole board, its (x, y) map as one two-channel image.
-    maps = project(homography, points).astype(np.float32).reshape(NUM_CELLS * size, size, 2)
+    maps = project(homography, points).astype(np.float32).reshape(len(centres) * size, size, 2)
     values = cv2.remap(frame, maps, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return values.reshape(NUM_CELLS, size, size, 3)
+    return values.reshape(len(centres), size, size, 3)
 
 
 #: log(v + 4) of every 8-bit value: the crops' log, looked up (a board's in well under 1 ms).
@@ -146,6 +151,8 @@ def board_cross() -> np.ndarray:
 
 #: The shipped model (absent when none is shipped: see docs/vision.md).
 MODEL_PATH = Path(__file__).with_name("models") / "cell_pair.onnx"
+#: The hunter-on-trap model (:class:`HunterOnTrap`).
+HUNTER_ON_TRAP_PATH = MODEL_PATH.with_name("hunter_on_trap.onnx")
 
 
 class CellClassifier:
@@ -178,12 +185,34 @@ def encode_crops(crops: np.ndarray) -> str:
     return base64.b64encode(png.tobytes()).decode("ascii")
 
 
-def decode_crops(text: str) -> np.ndarray:
-    """:func:`encode_crops` back: ``(37, 32, 32, 3)`` uint8; ``ValueError`` when it is not that."""
+def decode_crops(text: str, size: int = CROP) -> np.ndarray:
+    """:func:`encode_crops` back: ``(37, size, size, 3)`` uint8; ``ValueError`` when it is not that."""
     image = cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.shape != (NUM_CELLS * CROP, CROP, 3):
-        raise ValueError(f"expected {NUM_CELLS} cells of {CROP}×{CROP} pixels")
-    return image.reshape(NUM_CELLS, CROP, CROP, 3)
+    if image is None or image.shape != (NUM_CELLS * size, size, 3):
+        raise ValueError(f"expected {NUM_CELLS} cells of {size}×{size} pixels")
+    return image.reshape(NUM_CELLS, size, size, 3)
+
+
+class HunterOnTrap:
+    """Odds that a hunter stands on a cell where a trap lies, from the cell now and the
+    same cell on the empty board, cropped :data:`FINE_CROP` pixels wide.
+
+    A hunter on a trap of his own colour passes for the trap alone: the colours cannot
+    tell the two apart, and the board classifier's coarse crops show him in a few pixels.
+    This model is trained on trap cells only (``sim/cell_training.py``, ``hunter-on-trap``)
+    and asked only about them, a few cells a frame, so its finer crops cost little.
+    """
+
+    def __init__(self, path: Path | str = HUNTER_ON_TRAP_PATH):
+        self.net = cv2.dnn.readNetFromONNX(str(path))
+
+    def odds(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray:
+        """The odds ``(n,)`` for crops ``now`` and ``reference`` ``(n, FINE_CROP, FINE_CROP, 3)``."""
+        if len(now) == 0:
+            return np.zeros(0)
+        self.net.setInput(np.ascontiguousarray(pair_input(now, reference, np.zeros(len(now), bool))))
+        logits = np.asarray(self.net.forward(), dtype=np.float64).reshape(len(now))
+        return 1.0 / (1.0 + np.exp(-logits))
 
 
 #: A cell is asked about when the classifier is this sure of the opposite of the reading.
@@ -203,10 +232,13 @@ class SecondOpinion:
     cell is unsure, so the tracker waits and the referee is asked rather than a wrong
     board committed. Measured in docs/vision.md, the first model on a generator it never saw."""
 
-    def __init__(self, classifier: CellClassifier, empty_cells: np.ndarray):
+    def __init__(self, classifier: CellClassifier, empty_cells: np.ndarray,
+                 on_trap: HunterOnTrap | None = None, fine_cells: np.ndarray | None = None):
         self.classifier = classifier
         self.reference = reference_planes(empty_cells, board_cross())
         self.board_input = BoardInput(self.reference)
+        #: The hunter-on-trap model and the empty board's fine crops (both or neither).
+        self.on_trap, self.fine_cells = (on_trap, fine_cells) if fine_cells is not None else (None, None)
 
     @classmethod
     def for_calibration(cls, calibration) -> "SecondOpinion | None":
@@ -214,7 +246,16 @@ class SecondOpinion:
         empty = getattr(calibration, "empty_cells", None)
         if empty is None or _shipped_classifier() is None:
             return None
-        return cls(_shipped_classifier(), empty)
+        return cls(_shipped_classifier(), empty, _shipped(HUNTER_ON_TRAP_PATH, HunterOnTrap),
+                   getattr(calibration, "empty_cells_fine", None))
+
+    def hunter_on_trap(self, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
+        """:class:`HunterOnTrap`'s odds on ``cells`` of ``frame`` (None: no such model or
+        no fine crops of the empty board, e.g. a calibration saved before they were kept)."""
+        if self.on_trap is None:
+            return None
+        cells = np.asarray(list(cells), int)
+        return self.on_trap.odds(cell_crops(frame, homography, size=FINE_CROP, cells=cells), self.fine_cells[cells])
 
     def board(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """The classifier's probabilities ``(37, 4)`` (:data:`LABELS`) on ``frame``: the
@@ -250,11 +291,16 @@ class SecondOpinion:
         return replace(observation, unsure_cells=tuple(sorted(set(observation.unsure_cells) | set(disputed))))
 
 
-_CLASSIFIER: list = []
+_SHIPPED: dict = {}
+
+
+def _shipped(path: Path, model_class):
+    """A shipped model, loaded once a process (None when the package has none)."""
+    if path not in _SHIPPED:
+        _SHIPPED[path] = model_class(path) if path.exists() else None
+    return _SHIPPED[path]
 
 
 def _shipped_classifier() -> CellClassifier | None:
-    """The shipped model, loaded once a process (None when the package has none)."""
-    if not _CLASSIFIER:
-        _CLASSIFIER.append(CellClassifier(MODEL_PATH) if MODEL_PATH.exists() else None)
-    return _CLASSIFIER[0]
+    """The shipped cell classifier (None when the package has none)."""
+    return _shipped(MODEL_PATH, CellClassifier)

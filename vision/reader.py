@@ -283,6 +283,8 @@ class BoardReader:
         """Pieces as what they change on each cell's empty look (:mod:`vision.changes`),
         with the learned classifier's ``odds`` (:data:`vision.cell_model.LABELS`) when shipped."""
         by_label = {} if odds is None else {f"{name}_odds": odds[:, k] for k, name in enumerate(LABELS)}
+        if odds is not None and self.second_opinion.on_trap is not None:
+            by_label["on_trap_odds"] = lambda cells: self.second_opinion.hunter_on_trap(frame, homography, cells)
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         leans = figure_leans(homography, frame.shape)
