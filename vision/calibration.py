@@ -78,8 +78,8 @@ class Calibration:
     #: Each cell of the empty board (the first setup frame) as the cell classifier crops
     #: it (``vision.cell_model``), ``(37, 32, 32, 3)`` BGR; optional ``"empty_cells"`` key.
     empty_cells: np.ndarray | None = field(default=None, repr=False, compare=False)
-    #: The same cells twice as fine, ``(37, 64, 64, 3)``, for the hunter-on-trap model
-    #: (``vision.cell_model.HunterOnTrap``); optional ``"empty_cells_fine"`` key.
+    #: The same cells twice as fine, ``(37, 64, 64, 3)``, for the fine models
+    #: (``vision.cell_model.FineModel``); optional ``"empty_cells_fine"`` key.
     empty_cells_fine: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:

@@ -36,8 +36,8 @@ from .geometry import CELL_CENTRES, project
 #: Crop side in pixels, and its half-width in tile circumradii (the whole cell).
 CROP = 32
 EXTENT = 1.0
-#: The hunter-on-trap model's crops (:class:`HunterOnTrap`): the same whole cell, twice
-#: as fine, so a pawn's head a fifth of a tile wide spans a dozen pixels, not six.
+#: The fine models' crops (:class:`FineModel`): the same whole cell, twice as fine, so a
+#: pawn's head a fifth of a tile wide spans a dozen pixels, not six.
 FINE_CROP = 64
 #: What the classifier answers for each cell, in this order (independent yes/no):
 #: a hunter on it, a trap, the mammoth, and any piece at all.
@@ -151,8 +151,9 @@ def board_cross() -> np.ndarray:
 
 #: The shipped model (absent when none is shipped: see docs/vision.md).
 MODEL_PATH = Path(__file__).with_name("models") / "cell_pair.onnx"
-#: The hunter-on-trap model (:class:`HunterOnTrap`).
-HUNTER_ON_TRAP_PATH = MODEL_PATH.with_name("hunter_on_trap.onnx")
+#: The fine models (:class:`FineModel`), by the question each answers.
+FINE_MODEL_PATHS = {"hunter_on_trap": MODEL_PATH.with_name("hunter_on_trap.onnx"),
+                    "trap_under_hunter": MODEL_PATH.with_name("trap_under_hunter.onnx")}
 
 
 class CellClassifier:
@@ -193,17 +194,21 @@ def decode_crops(text: str, size: int = CROP) -> np.ndarray:
     return image.reshape(NUM_CELLS, size, size, 3)
 
 
-class HunterOnTrap:
-    """Odds that a hunter stands on a cell where a trap lies, from the cell now and the
-    same cell on the empty board, cropped :data:`FINE_CROP` pixels wide.
+class FineModel:
+    """One yes/no question about a cell, from the cell now and the same cell on the
+    empty board, cropped :data:`FINE_CROP` pixels wide (:data:`FINE_MODEL_PATHS`):
 
-    A hunter on a trap of his own colour passes for the trap alone: the colours cannot
-    tell the two apart, and the board classifier's coarse crops show him in a few pixels.
-    This model is trained on trap cells only (``sim/cell_training.py``, ``hunter-on-trap``)
-    and asked only about them, a few cells a frame, so its finer crops cost little.
+    * ``hunter_on_trap``: on a cell where a trap lies, does a hunter stand on it? A
+      hunter on a trap of his own colour passes for the trap alone to the colours;
+    * ``trap_under_hunter``: on a grass cell where a hunter stands, does a trap lie
+      under him? Only a crescent of it may show beyond him.
+
+    The board classifier's coarse crops show a small piece in a few pixels. Each fine
+    model is trained on the cells its question is about only (``sim/fine_training.py``)
+    and asked about a few cells a frame, so its finer crops cost little.
     """
 
-    def __init__(self, path: Path | str = HUNTER_ON_TRAP_PATH):
+    def __init__(self, path: Path | str):
         self.net = cv2.dnn.readNetFromONNX(str(path))
 
     def odds(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray:
@@ -232,13 +237,15 @@ class SecondOpinion:
     cell is unsure, so the tracker waits and the referee is asked rather than a wrong
     board committed. Measured in docs/vision.md, the first model on a generator it never saw."""
 
-    def __init__(self, classifier: CellClassifier, empty_cells: np.ndarray,
-                 on_trap: HunterOnTrap | None = None, fine_cells: np.ndarray | None = None):
+    def __init__(self, classifier: CellClassifier, empty_cells: np.ndarray, fine: dict | None = None,
+                 fine_cells: np.ndarray | None = None):
         self.classifier = classifier
         self.reference = reference_planes(empty_cells, board_cross())
         self.board_input = BoardInput(self.reference)
-        #: The hunter-on-trap model and the empty board's fine crops (both or neither).
-        self.on_trap, self.fine_cells = (on_trap, fine_cells) if fine_cells is not None else (None, None)
+        #: The fine models by question (:data:`FINE_MODEL_PATHS`), with the empty board's
+        #: fine crops they need (none without those crops).
+        self.fine = {} if fine_cells is None else {q: m for q, m in (fine or {}).items() if m is not None}
+        self.fine_cells = fine_cells
 
     @classmethod
     def for_calibration(cls, calibration) -> "SecondOpinion | None":
@@ -246,16 +253,18 @@ class SecondOpinion:
         empty = getattr(calibration, "empty_cells", None)
         if empty is None or _shipped_classifier() is None:
             return None
-        return cls(_shipped_classifier(), empty, _shipped(HUNTER_ON_TRAP_PATH, HunterOnTrap),
-                   getattr(calibration, "empty_cells_fine", None))
+        fine = {question: _shipped(path, FineModel) for question, path in FINE_MODEL_PATHS.items()}
+        return cls(_shipped_classifier(), empty, fine, getattr(calibration, "empty_cells_fine", None))
 
-    def hunter_on_trap(self, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
-        """:class:`HunterOnTrap`'s odds on ``cells`` of ``frame`` (None: no such model or
-        no fine crops of the empty board, e.g. a calibration saved before they were kept)."""
-        if self.on_trap is None:
+    def fine_odds(self, question: str, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
+        """The fine model's odds for ``question`` on ``cells`` of ``frame`` (None: no such
+        model shipped, or no fine crops of the empty board, e.g. a calibration saved
+        before they were kept)."""
+        if question not in self.fine:
             return None
         cells = np.asarray(list(cells), int)
-        return self.on_trap.odds(cell_crops(frame, homography, size=FINE_CROP, cells=cells), self.fine_cells[cells])
+        return self.fine[question].odds(cell_crops(frame, homography, size=FINE_CROP, cells=cells),
+                                        self.fine_cells[cells])
 
     def board(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """The classifier's probabilities ``(37, 4)`` (:data:`LABELS`) on ``frame``: the

@@ -190,7 +190,7 @@ MISPLACED_POINTS = 5
 #: (docs/vision.md, session 13): of the hunters it would place at 0.2, 38 right for 9
 #: wrong on sim.flatart, 41 for 17 on sim.tabletop.
 UNPLACED_ODDS = 0.2
-#: The hunter-on-trap model (:class:`vision.cell_model.HunterOnTrap`) this sure of a
+#: The hunter-on-trap model (:class:`vision.cell_model.FineModel`) this sure of a
 #: hunter on one of the traps of a player read nowhere, and this much surer than on any
 #: other of them, places him there (:func:`unplaced_onto_own_traps`); a hunter read on
 #: one of his traps moves to another it is this sure and this much surer of
@@ -198,8 +198,16 @@ UNPLACED_ODDS = 0.2
 #: (docs/vision.md, session 16): frames right 254 → 276 of 600 on sim.flatart and
 #: 79 → 85 on sim.tabletop, none lost. At 0.3 (279 and 85) it placed the absent player
 #: of a shared sample (flat-6900001: 0.36 on one of his four traps, 0.22-0.25 on the others).
-ON_TRAP_ODDS = 0.5
-ON_TRAP_LEAD = 0.1
+HUNTER_ON_TRAP_ODDS = 0.5
+HUNTER_ON_TRAP_LEAD = 0.1
+#: The trap-under-hunter model (:class:`vision.cell_model.FineModel`) this sure of a trap
+#: under a lone hunter where none was read puts his own there, unsure; this sure of none
+#: under a hunter where one was read takes it away, unsure (:func:`traps_under_hunters`).
+#: Measured on fresh development tables (docs/vision.md, session 16): frames right
+#: 276 → 320 of 600 on sim.flatart and 85 → 94 on sim.tabletop; of the traps it changed,
+#: 151 right for 7 wrong and 89 for 16.
+TRAP_UNDER_HUNTER_ODDS = 0.95
+NO_TRAP_UNDER_HUNTER_ODDS = 0.05
 #: The classifier this sure of a trap on a grass cell where nothing was read (no hunter,
 #: not the mammoth, no trap) puts one there, unsure, of the player whose colour it shows
 #: most (:func:`lone_traps`). Measured on fresh development tables (docs/vision.md,
@@ -1548,7 +1556,7 @@ def misplaced_hunters(hunters: dict, traps: dict, conf: np.ndarray, mammoth, hun
 
 
 def unplaced_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter_odds,
-                            labels: list[str], on_trap_odds=None) -> tuple[dict, np.ndarray]:
+                            labels: list[str], hunter_on_trap_odds=None) -> tuple[dict, np.ndarray]:
     """``(hunters, confidence)`` with each hunter read nowhere placed, unsure, on his own
     trap where the learned classifier gives a hunter :data:`UNPLACED_ODDS` or more: the
     only one of his traps no hunter stands on, or of several, the one where it gives a
@@ -1557,9 +1565,9 @@ def unplaced_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter
     of his traps; the classifier's doubt keeps off the board a player whose traps are
     down while he is not (the shared sample flat-6900002: 0.09 on his trap).
 
-    ``on_trap_odds`` (cells -> odds, :class:`vision.cell_model.HunterOnTrap`), when
+    ``hunter_on_trap_odds`` (cells -> odds, :class:`vision.cell_model.FineModel`), when
     given, is asked first: it looks at those traps twice as finely as the classifier
-    and places him where it is sure enough (:data:`ON_TRAP_ODDS`, :data:`ON_TRAP_LEAD`);
+    and places him where it is sure enough (:data:`HUNTER_ON_TRAP_ODDS`, :data:`HUNTER_ON_TRAP_LEAD`);
     where it is not, the classifier's rule above still may.
 
     >>> odds = np.zeros(NUM_CELLS); odds[[4, 9, 7]] = (0.5, 0.1, 0.3)
@@ -1582,11 +1590,11 @@ def unplaced_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter
                      key=lambda c: -hunter_odds[c])
         if not own:
             continue
-        if on_trap_odds is not None:
-            fine = np.asarray(on_trap_odds(own), float)
+        if hunter_on_trap_odds is not None:
+            fine = np.asarray(hunter_on_trap_odds(own), float)
             order = np.argsort(-fine)
             runner_up = fine[order[1]] if len(own) > 1 else 0.0
-            if fine[order[0]] >= ON_TRAP_ODDS and fine[order[0]] >= runner_up + ON_TRAP_LEAD:
+            if fine[order[0]] >= HUNTER_ON_TRAP_ODDS and fine[order[0]] >= runner_up + HUNTER_ON_TRAP_LEAD:
                 hunters[label] = int(own[order[0]])
                 conf[own[order[0]]] = 0.0
                 continue
@@ -1598,10 +1606,10 @@ def unplaced_onto_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter
     return hunters, conf
 
 
-def onto_likelier_own_traps(hunters: dict, traps: dict, conf: np.ndarray, on_trap_odds) -> tuple[dict, np.ndarray]:
+def onto_likelier_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter_on_trap_odds) -> tuple[dict, np.ndarray]:
     """``(hunters, confidence)`` with each hunter read on one of his own traps moved,
-    unsure, to another of his traps where the hunter-on-trap model (``on_trap_odds``,
-    cells -> odds) gives a hunter :data:`ON_TRAP_ODDS` or more and :data:`ON_TRAP_LEAD`
+    unsure, to another of his traps where the hunter-on-trap model (``hunter_on_trap_odds``,
+    cells -> odds) gives a hunter :data:`HUNTER_ON_TRAP_ODDS` or more and :data:`HUNTER_ON_TRAP_LEAD`
     more than where he was read, no other hunter being read there. His colour cannot
     tell on which of his traps he stands: each shows it over a trap's size.
 
@@ -1618,12 +1626,42 @@ def onto_likelier_own_traps(hunters: dict, traps: dict, conf: np.ndarray, on_tra
         own = [cell] + sorted(c for c, owner in traps.items() if owner == label and c != cell and c not in taken)
         if len(own) < 2:
             continue
-        fine = np.asarray(on_trap_odds(own), float)
+        fine = np.asarray(hunter_on_trap_odds(own), float)
         best = int(np.argmax(fine))
-        if best != 0 and fine[best] >= ON_TRAP_ODDS and fine[best] >= fine[0] + ON_TRAP_LEAD:
+        if best != 0 and fine[best] >= HUNTER_ON_TRAP_ODDS and fine[best] >= fine[0] + HUNTER_ON_TRAP_LEAD:
             hunters[label] = int(own[best])
             conf[[cell, own[best]]] = 0.0
     return hunters, conf
+
+
+def traps_under_hunters(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarray, mammoth,
+                        trap_under_hunter_odds) -> tuple[dict, np.ndarray]:
+    """``(traps, confidence)`` with the fine model's word (``trap_under_hunter_odds``,
+    cells -> odds) on each allowed cell a hunter stands on: a trap where it is sure of
+    one under a lone hunter and none was read (his own: a hunter sets his trap on his
+    own cell, FR «Tour de jeu» 2, EN «Flow of play» 2), none where it is sure there is
+    none (a standing piece's shade or lean passed for a trap's colour). Either way the
+    cell is unsure, so the referee is asked before a board holding it is committed.
+
+    >>> fine = lambda cells: np.array([{4: 0.99, 9: 0.01, 12: 0.5}[c] for c in cells])
+    >>> traps, conf = traps_under_hunters({9: "c1", 12: "c2"}, np.ones(NUM_CELLS), {"c0": 4, "c1": 9, "c2": 12},
+    ...                                   np.ones(NUM_CELLS, bool), None, fine)
+    >>> traps, float(conf[4]), float(conf[9]), float(conf[12])
+    ({12: 'c2', 4: 'c0'}, 0.0, 0.0, 1.0)
+    """
+    standing = Counter(hunters.values())
+    cells = sorted(c for c in standing if allowed[c] and c != mammoth)
+    if not cells:
+        return traps, conf
+    traps, conf = dict(traps), conf.copy()
+    for cell, odds in zip(cells, np.asarray(trap_under_hunter_odds(cells), float)):
+        if cell in traps and odds <= NO_TRAP_UNDER_HUNTER_ODDS:
+            del traps[cell]
+            conf[cell] = 0.0
+        elif cell not in traps and standing[cell] == 1 and odds >= TRAP_UNDER_HUNTER_ODDS:
+            traps[cell] = next(label for label, at in hunters.items() if at == cell)
+            conf[cell] = 0.0
+    return traps, conf
 
 
 def lone_traps(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarray, mammoth, trap_odds,
@@ -1878,7 +1916,8 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None,
                  trap_odds: np.ndarray | None = None, hunter_odds: np.ndarray | None = None,
                  measured: FrameChanges | None = None, mammoth_odds: np.ndarray | None = None,
-                 piece_odds: np.ndarray | None = None, on_trap_odds=None) -> ChangeReading:
+                 piece_odds: np.ndarray | None = None, hunter_on_trap_odds=None,
+                 trap_under_hunter_odds=None) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
     ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
@@ -1890,7 +1929,10 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     none (:data:`NO_TRAP_ODDS`); its ``hunter_odds`` place, unsure, a hunter read nowhere
     where it is sure one stands (:func:`seen_hunters`); its ``mammoth_odds`` move the
     mammoth, unsure, where it is sure of him from a cell where its ``piece_odds`` see
-    nothing (:func:`mammoth_by_odds`). ``measured`` is :func:`frame_changes` of the same grid,
+    nothing (:func:`mammoth_by_odds`). The fine models' odds (cells -> odds,
+    :class:`vision.cell_model.FineModel`) tell which of a player's traps he stands on
+    (``hunter_on_trap_odds``) and whether a trap lies under a hunter
+    (``trap_under_hunter_odds``). ``measured`` is :func:`frame_changes` of the same grid,
     labels and leans when already measured (read again with other cells covered).
     """
     if measured is None:
@@ -1970,10 +2012,12 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         hunters, conf = hunters_onto_own_traps(hunters, traps, conf, hunter_odds)
         hunters, conf = misplaced_hunters(hunters, traps, conf, mammoth, np.where(ok, hunter_odds, 0.0), shown,
                                           labels)
-        hunters, conf = unplaced_onto_own_traps(hunters, traps, conf, hunter_odds, labels, on_trap_odds)
-        if on_trap_odds is not None:
-            hunters, conf = onto_likelier_own_traps(hunters, traps, conf, on_trap_odds)
+        hunters, conf = unplaced_onto_own_traps(hunters, traps, conf, hunter_odds, labels, hunter_on_trap_odds)
+        if hunter_on_trap_odds is not None:
+            hunters, conf = onto_likelier_own_traps(hunters, traps, conf, hunter_on_trap_odds)
     if trap_odds is not None:
         # (After the hunters: a cell a hunter was moved off may hold his trap.)
         traps, conf = lone_traps(traps, conf, hunters, ok & grass, mammoth, trap_odds, shown, labels)
+    if trap_under_hunter_odds is not None:
+        traps, conf = traps_under_hunters(traps, conf, hunters, ok & grass, mammoth, trap_under_hunter_odds)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 
 import cv2
 import numpy as np
@@ -283,8 +284,9 @@ class BoardReader:
         """Pieces as what they change on each cell's empty look (:mod:`vision.changes`),
         with the learned classifier's ``odds`` (:data:`vision.cell_model.LABELS`) when shipped."""
         by_label = {} if odds is None else {f"{name}_odds": odds[:, k] for k, name in enumerate(LABELS)}
-        if odds is not None and self.second_opinion.on_trap is not None:
-            by_label["on_trap_odds"] = lambda cells: self.second_opinion.hunter_on_trap(frame, homography, cells)
+        if odds is not None:
+            for question in self.second_opinion.fine:
+                by_label[f"{question}_odds"] = partial(self.second_opinion.fine_odds, question, frame, homography)
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         leans = figure_leans(homography, frame.shape)
