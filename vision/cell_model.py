@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -266,6 +267,10 @@ class SecondOpinion:
         return self.fine[question].odds(cell_crops(frame, homography, size=FINE_CROP, cells=cells),
                                         self.fine_cells[cells])
 
+    def fine_answers(self, question: str, frame: np.ndarray, homography: np.ndarray) -> "FineAnswers":
+        """``question``'s odds on the cells of ``frame`` asked about, each computed once."""
+        return FineAnswers(partial(self.fine_odds, question, frame, homography))
+
     def board(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """The classifier's probabilities ``(37, 4)`` (:data:`LABELS`) on ``frame``: the
         reader takes its trap odds too (:data:`vision.changes.NO_TRAP_ODDS`)."""
@@ -298,6 +303,28 @@ class SecondOpinion:
         if not disputed:
             return observation
         return replace(observation, unsure_cells=tuple(sorted(set(observation.unsure_cells) | set(disputed))))
+
+
+class FineAnswers:
+    """One frame's fine odds (cells -> odds), each cell's computed once: the reader reads
+    a frame again when the cells a hand covers change, and its rules ask about the
+    same cells.
+
+    >>> asked = []
+    >>> answers = FineAnswers(lambda cells: asked.append(list(cells)) or np.array(cells) / 10)
+    >>> answers([3, 4]).tolist(), answers([4, 5, 5]).tolist(), asked
+    ([0.3, 0.4], [0.4, 0.5, 0.5], [[3, 4], [5]])
+    """
+
+    def __init__(self, odds):
+        self.odds, self.known = odds, {}
+
+    def __call__(self, cells) -> np.ndarray:
+        cells = [int(c) for c in cells]
+        new = [c for c in dict.fromkeys(cells) if c not in self.known]
+        if new:
+            self.known.update(zip(new, np.asarray(self.odds(new), float)))
+        return np.array([self.known[c] for c in cells], float)
 
 
 _SHIPPED: dict = {}

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, replace
-from functools import partial
 
 import cv2
 import numpy as np
@@ -286,7 +285,7 @@ class BoardReader:
         by_label = {} if odds is None else {f"{name}_odds": odds[:, k] for k, name in enumerate(LABELS)}
         if odds is not None:
             for question in self.second_opinion.fine:
-                by_label[f"{question}_odds"] = partial(self.second_opinion.fine_odds, question, frame, homography)
+                by_label[f"{question}_odds"] = self.second_opinion.fine_answers(question, frame, homography)
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         leans = figure_leans(homography, frame.shape)
