@@ -231,8 +231,8 @@ def learn(frames: list[np.ndarray], pieces: str | None = None, trap_frames=()) -
 
 
 def _empty_cells(empty: np.ndarray, calibration: Calibration) -> tuple[np.ndarray | None, np.ndarray | None]:
-    """The empty board's cells as the cell classifier crops them, and as the
-    hunter-on-trap model does, twice as fine (None, None: no board found)."""
+    """The empty board's cells as the cell classifier crops them, and as the fine
+    models do, twice as fine (None, None: no board found)."""
     frame = mirror_frame(empty) if calibration.mirrored else empty
     geometry = BoardLocator(cards=calibration.cards).locate(frame)
     if geometry is None:

@@ -165,7 +165,7 @@ class CellClassifier:
 
     def probabilities(self, inputs: np.ndarray) -> np.ndarray:
         self.net.setInput(np.ascontiguousarray(inputs, dtype=np.float32))
-        logits = np.asarray(self.net.forward(), dtype=np.float64).reshape(len(inputs), len(LABELS))
+        logits = np.asarray(self.net.forward(), dtype=np.float64).reshape(len(inputs), -1)
         return 1.0 / (1.0 + np.exp(-logits))
 
     def board(self, frame: np.ndarray, homography: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -195,7 +195,7 @@ def decode_crops(text: str, size: int = CROP) -> np.ndarray:
     return image.reshape(NUM_CELLS, size, size, 3)
 
 
-class FineModel:
+class FineModel(CellClassifier):
     """One yes/no question about a cell, from the cell now and the same cell on the
     empty board, cropped :data:`FINE_CROP` pixels wide (:data:`FINE_MODEL_PATHS`):
 
@@ -209,16 +209,11 @@ class FineModel:
     and asked about a few cells a frame, so its finer crops cost little.
     """
 
-    def __init__(self, path: Path | str):
-        self.net = cv2.dnn.readNetFromONNX(str(path))
-
     def odds(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray:
         """The odds ``(n,)`` for crops ``now`` and ``reference`` ``(n, FINE_CROP, FINE_CROP, 3)``."""
         if len(now) == 0:
             return np.zeros(0)
-        self.net.setInput(np.ascontiguousarray(pair_input(now, reference, np.zeros(len(now), bool))))
-        logits = np.asarray(self.net.forward(), dtype=np.float64).reshape(len(now))
-        return 1.0 / (1.0 + np.exp(-logits))
+        return self.probabilities(pair_input(now, reference, np.zeros(len(now), bool)))[:, 0]
 
 
 #: A cell is asked about when the classifier is this sure of the opposite of the reading.
@@ -259,8 +254,8 @@ class SecondOpinion:
 
     def fine_odds(self, question: str, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
         """The fine model's odds for ``question`` on ``cells`` of ``frame`` (None: no such
-        model shipped, or no fine crops of the empty board, e.g. a calibration saved
-        before they were kept)."""
+        model shipped, or no fine crops of the empty board: a calibration saved before
+        they were kept)."""
         if question not in self.fine:
             return None
         cells = np.asarray(list(cells), int)
