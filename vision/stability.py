@@ -227,11 +227,15 @@ class ChangeEvidence:
 
         ``scale``: how many of a hunter's sizes (:attr:`size`) the piece that moved on the
         change's own cells is worth; their change counts that many times over (a pawn's
-        head a third of the others' size shows a third as much where it goes).
+        head a third of the others' size shows a third as much where it goes), up to one
+        piece's worth.
 
         >>> small = ChangeEvidence(np.r_[-30.0, 32.0, 2.0, np.zeros(34)], 100.0, 0.0, True)
         >>> [round(v, 2) for v in small.fit(None, {0: -1, 1: 1}, {0, 1}, scale=2.5)]
         [0.73, 0.75, 0.02]
+        >>> large = ChangeEvidence(np.r_[-200.0, np.zeros(36)], 100.0, 0.0, True)
+        >>> round(large.fit(None, {0: -1}, {0}, scale=2.5)[1], 2)   # more than his own: as measured
+        2.0
 
         >>> tall = ChangeEvidence(np.r_[-100.0, -90.0, 95.0, np.zeros(34)], 100.0, 0.0, True)
         >>> [round(v, 2) for v in tall.fit(None, {0: -1, 2: 1}, {0, 2})]       # cell 1 unexplained
@@ -268,7 +272,13 @@ class ChangeEvidence:
         overhang = {n for n in set(beside) - set(changed)
                     if strength[n] < 0 and any(distance(x, n) == 1 and strength[n] >= strength[x] for x in shown)}
         outside = np.abs(np.delete(strength, sorted(set(changed) | spilt | overhang)))
-        least = float(min(inside)) * scale
+        # A small mover's change is lifted to a whole piece's worth at most: a change
+        # already that large is not his alone (a trap taken up under him), and lifting it
+        # further would outweigh the turn that explains it at the common measure
+        # (sim.flatart development game 3,200,019: C took his trap up, committed as his
+        # three-cell move onto a trap's cell that showed nothing).
+        raw = float(min(inside))
+        least = max(raw, min(raw * scale, 1.0))
         leak = float(outside.max()) if outside.size else 0.0
         return least - leak, least, leak
 

@@ -922,28 +922,47 @@ class GameTracker:
             # the player may do on his own cell (a trap put down or taken up).
             offered = [c for _, _, _, c in scored[:2 * MAX_ASKED]]
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
-            self._leave_change(position, evidence)
+            self._leave_change(position, evidence, observation)
             return self._ask_between(offered, BoardView.of_position(position), timestamp, reading=observation)
         if changed and not waiting:
             # Nothing legal fits: said as the reader sees it when it can (a hunter moved
             # out of turn, or not in a straight line), else with the cells that changed.
-            self._leave_change(position, evidence)
+            self._leave_change(position, evidence, observation)
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
 
-    def _leave_change(self, position: engine.Position, evidence: ChangeEvidence) -> None:
+    def _leave_change(self, position: engine.Position, evidence: ChangeEvidence, observation: Observation) -> None:
         """Note a change left unmatched (asked about, reported): turns may go by unseen from
         now on (:attr:`_change_left`), unless it is only a trap put down under the player
-        to move. When it already showed a piece put down somewhere, the cells it changed
-        are kept (:meth:`_moved_on_since_left`)."""
+        to move. When it already showed a whole turn (a piece put down somewhere, or the
+        mover's trap taken up from under him), the cells it changed are kept
+        (:meth:`_moved_on_since_left`)."""
         if self._only_under_mover(position, evidence):
             return
         self._change_left = True
         strength = evidence.strength(position.mammoth)
         arrived = any(strength[c] >= CHANGE_SHOWN for c in range(NUM_CELLS) if c != CENTRE)
-        if arrived and self._left_cells is None:
-            self._left_cells = frozenset(int(c) for c in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST))
+        taken_up = self._trap_taken_up_under_mover(position, evidence, observation)
+        if (arrived or taken_up is not None) and self._left_cells is None:
+            kept = {int(c) for c in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST)}
+            self._left_cells = frozenset(kept | ({taken_up} if taken_up is not None else set()))
+
+    def _trap_taken_up_under_mover(self, position: engine.Position, evidence: ChangeEvidence,
+                                   observation: Observation) -> int | None:
+        """The mover's cell, when the game has his own trap under him and the board shows
+        it taken up: the cell lost something and the reader surely reads him still there
+        with no trap. That is a whole turn too, however faint (sim.flatart development game
+        3,210,007: B's ring under his large star, asked about and left; his step east two
+        turns later, from the game's board, looked like his one move)."""
+        mover = position.to_move
+        cell = position.hunters.get(mover)
+        if cell is None or position.traps.get(cell) != mover or cell in _not_sure_of(observation):
+            return None
+        seen = self._view_of(observation)
+        if seen.hunter_cells().get(mover) != cell or contents_of_view(seen, cell).trap is not None:
+            return None
+        return cell if evidence.strength(position.mammoth)[cell] < 0 else None
 
     def _moved_on_since_left(self, position: engine.Position, evidence: ChangeEvidence) -> bool:
         """Whether a change left unmatched had shown a piece put down (a whole turn, only

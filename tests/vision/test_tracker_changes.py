@@ -769,3 +769,40 @@ def test_a_hunter_lifted_and_asked_about_is_still_followed_once_put_down(tracker
     assert tracker.question is not None
     tracker.feed(board({"red": "-2,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_small_movers_loss_larger_than_a_piece_is_not_lifted_past_the_trap_taken_up():
+    """A, half the others' size, stands on his own trap; B stands two cells south-east. A's
+    cell loses nearly three pieces' worth and nothing else changes. Taking his trap up
+    explains it; so, at the common measure, does his two-cell step onto B's cell (a
+    hunter joining another may hide there). Counted at his own size the step would
+    outweigh the trap taken up, but a change already larger than a piece is not his
+    alone: the two tie, and the reader, who still sees A there with no trap, decides
+    (sim.flatart development game 3,200,019 committed the step)."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,2"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.confirm_pass()                                                           # B passes
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE / 2, SIZE))
+    tracker.feed(board({"red": "-3,0", "blue": "-3,2"}), changes(m3_0=-2.8))
+    assert tracker.actions[-1]["action"] == {"type": "remove_trap", "hunter": "A"}
+
+
+def test_a_trap_taken_up_asked_about_and_left_stops_a_later_step_being_matched():
+    """A takes his trap up from under him; the change is faint, so it is asked about,
+    and nobody answers. B then sets a trap under himself and A steps a cell east. From
+    the game's board (A still on his trap) that looks like A's one step leaving the
+    trap behind; but the table made three turns. The trap taken up, with the reader
+    still seeing A there and no trap, was a whole turn: a cell at rest then showing a
+    piece put down means the table moved on, and nothing is committed from the
+    changes (sim.flatart development game 3,210,007 committed B's step so)."""
+    tracker = on_his_trap()
+    taken_up = board({"red": "-3,0", "blue": "3,0"})
+    faint = {"m3_0": -0.3, "1_1": -0.15}
+    tracker.feed(taken_up, changes(**faint))
+    tracker.feed(taken_up, changes(settled=False, waited=True, **faint))
+    assert len(tracker.actions) == 2 and tracker.question is not None
+    stepped = board({"red": "-2,0", "blue": "3,0"}, traps={"3,0": "blue"})
+    tracker.feed(stepped, changes(m3_0=-1.2, m2_0=1.0, **{"3_0": 0.3}))
+    assert len(tracker.actions) == 2
