@@ -81,6 +81,12 @@ class Calibration:
     #: The same cells twice as fine, ``(37, 64, 64, 3)``, for the fine models
     #: (``vision.cell_model.FineModel``); optional ``"empty_cells_fine"`` key.
     empty_cells_fine: np.ndarray | None = field(default=None, repr=False, compare=False)
+    #: Each seat's hunter on the setup frame he was put down in, cropped as the empty
+    #: board's cells are (``(n, 32, 32, 3)``, seat order), and the cell he stood on:
+    #: the owner model's picture of each player's piece (``vision.cell_model.OwnerModel``);
+    #: optional ``"setup_hunters"`` key.
+    setup_hunters: np.ndarray | None = field(default=None, repr=False, compare=False)
+    setup_cells: tuple = ()
 
     def to_json(self) -> dict:
         r = lambda c: [round(float(v), 5) for v in c]  # noqa: E731 - tiny local formatter
@@ -96,7 +102,10 @@ class Calibration:
                 **({"changes": self.changes.to_json()} if self.changes is not None else {}),
                 **({"empty_cells": encode_crops(self.empty_cells)} if self.empty_cells is not None else {}),
                 **({"empty_cells_fine": encode_crops(self.empty_cells_fine)}
-                   if self.empty_cells_fine is not None else {})}
+                   if self.empty_cells_fine is not None else {}),
+                **({"setup_hunters": {"cells": [int(c) for c in self.setup_cells],
+                                      "crops": encode_crops(self.setup_hunters)}}
+                   if self.setup_hunters is not None else {})}
 
     @classmethod
     def from_json(cls, obj) -> "Calibration":
@@ -141,12 +150,13 @@ class Calibration:
                 raise CalibrationError(f"changes: expected the empty board's look and the pieces' ({exc})") from None
         empty_cells, empty_cells_fine = (_crops(obj, key, size) for key, size in
                                          (("empty_cells", CROP), ("empty_cells_fine", FINE_CROP)))
+        setup_hunters, setup_cells = _setup_hunters(obj, len(hunters))
         return cls(tuple(tiles), {k: colour(tc[k], f"tile_colours.{k}") for k in TILE_CLASSES},
                    colour(obj.get("mammoth"), "mammoth"), colour(obj.get("rim"), "rim"),
                    {str(k): colour(v, f"hunters.{k}") for k, v in hunters.items()},
                    bool(obj.get("mirrored", False)), pieces, _choice(obj, "mammoth_kind", MAMMOTH_KINDS),
                    _cards(obj.get("cards", {})), {str(k): colour(v, f"traps.{k}") for k, v in traps.items()},
-                   changes, empty_cells, empty_cells_fine)
+                   changes, empty_cells, empty_cells_fine, setup_hunters, setup_cells)
 
     def save(self, path) -> None:
         """Write the file atomically: a re-learn mid-game never leaves half a file."""
@@ -225,6 +235,9 @@ def learn(frames: list[np.ndarray], pieces: str | None = None, trap_frames=()) -
     their own colour rather than the hunter's (a printed trap rarely has the pawn's)."""
     calibration = _learn(frames, pieces)
     calibration.empty_cells, calibration.empty_cells_fine = _empty_cells(frames[0], calibration)
+    calibration.setup_hunters = _setup_crops(frames, calibration)
+    if calibration.setup_hunters is None:
+        calibration.setup_cells = ()
     if len(trap_frames):
         calibration.traps = _learn_traps(frames[-1], list(trap_frames), calibration)
     return calibration
@@ -238,6 +251,39 @@ def _empty_cells(empty: np.ndarray, calibration: Calibration) -> tuple[np.ndarra
     if geometry is None:
         return None, None
     return cell_crops(frame, geometry.homography), cell_crops(frame, geometry.homography, size=FINE_CROP)
+
+
+def _setup_crops(frames: list[np.ndarray], calibration: Calibration) -> np.ndarray | None:
+    """Each seat's hunter cropped on the setup frame he was put down in (frame ``i + 1``
+    for seat ``i``), at the cell setup learnt for him (None: cells not learnt, or a
+    frame whose board is not found)."""
+    cells = calibration.setup_cells
+    if not cells or len(cells) != len(frames) - 1:
+        return None
+    locator, crops = BoardLocator(cards=calibration.cards), []
+    for frame, cell in zip(frames[1:], cells):
+        frame = mirror_frame(frame) if calibration.mirrored else frame
+        geometry = locator.locate(frame)
+        if geometry is None:
+            return None
+        crops.append(cell_crops(frame, geometry.homography, cells=[cell])[0])
+    return np.stack(crops)
+
+
+def _setup_hunters(obj: dict, seats: int) -> tuple[np.ndarray | None, tuple]:
+    """The optional ``"setup_hunters"`` key: ``{"cells": [cell per seat], "crops": text}``."""
+    value = obj.get("setup_hunters")
+    if value is None:
+        return None, ()
+    message = f"setup_hunters: expected {seats} cells and their crops"
+    try:
+        cells = tuple(int(c) for c in value["cells"])
+        crops = decode_crops(value["crops"], CROP, len(cells))
+    except (KeyError, TypeError, ValueError, cv2.error) as exc:
+        raise CalibrationError(f"{message} ({exc})") from None
+    if len(cells) != seats or not all(0 <= c < NUM_CELLS for c in cells):
+        raise CalibrationError(message)
+    return crops, cells
 
 
 def _crops(obj: dict, key: str, size: int) -> np.ndarray | None:
@@ -466,22 +512,23 @@ def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool, 
             raise CalibrationError(str(exc)) from None
         return calibration
     if forced:
-        return _read_by_changes(calibration, model)
+        return _read_by_changes(calibration, model, cells)
     preferred = _changes_preferred(calibration, model)
     learnt = setup_score(calibration, frames, cells)
     if learnt >= 1.0 and not preferred:
         return calibration
-    changed = _read_by_changes(calibration, model)
+    changed = _read_by_changes(calibration, model, cells)
     by_changes = setup_score(changed, frames, cells)
     # The model that explains more of the setup wins; on a tie, the changes over the
     # models they are preferred to, else the learnt one.
     return changed if by_changes > learnt or (preferred and by_changes >= learnt) else calibration
 
 
-def _read_by_changes(calibration: Calibration, model) -> Calibration:
+def _read_by_changes(calibration: Calibration, model, cells: dict) -> Calibration:
+    """``calibration`` read by the changes (``cells``: where setup put each label's hunter)."""
     return replace(calibration, pieces="changes", mammoth_kind="kit", changes=model,
                    hunters={k: look.colour for k, look in model.hunters.items()},
-                   mammoth=model.mammoth.colour, rim=model.dark)
+                   mammoth=model.mammoth.colour, rim=model.dark, setup_cells=tuple(cells[k] for k in model.hunters))
 
 
 #: In :func:`setup_score`, a cell read as covered counts this much against the model

@@ -66,7 +66,7 @@ def cell_crops(frame: np.ndarray, homography: np.ndarray, extent: float = EXTENT
     """Every cell's crop (or only ``cells``'), ``(n, size, size, 3)`` uint8 BGR, sampled
     through ``homography`` (board units to pixels); points outside the frame repeat its border."""
     centres = CELL_CENTRES if cells is None else CELL_CENTRES[np.asarray(list(cells), int)]
-    if (extent, size, cells) == (EXTENT, CROP, None):
+    if cells is None and (extent, size) == (EXTENT, CROP):
         points = _BOARD_POINTS
     else:
         points = (centres[:, None, :] + crop_offsets(size, extent)[None]).reshape(-1, 2)
@@ -155,6 +155,8 @@ MODEL_PATH = Path(__file__).with_name("models") / "cell_pair.onnx"
 #: The fine models (:class:`FineModel`), by the question each answers.
 FINE_MODEL_PATHS = {"hunter_on_trap": MODEL_PATH.with_name("hunter_on_trap.onnx"),
                     "trap_under_hunter": MODEL_PATH.with_name("trap_under_hunter.onnx")}
+#: The owner model (:class:`OwnerModel`).
+OWNER_MODEL_PATH = MODEL_PATH.with_name("owner.onnx")
 
 
 class CellClassifier:
@@ -163,10 +165,13 @@ class CellClassifier:
     def __init__(self, path: Path | str = MODEL_PATH):
         self.net = cv2.dnn.readNetFromONNX(str(path))
 
-    def probabilities(self, inputs: np.ndarray) -> np.ndarray:
+    def outputs(self, inputs: np.ndarray) -> np.ndarray:
+        """The network's raw outputs ``(n, k)`` for inputs ``(n, PLANES, s, s)``."""
         self.net.setInput(np.ascontiguousarray(inputs, dtype=np.float32))
-        logits = np.asarray(self.net.forward(), dtype=np.float64).reshape(len(inputs), -1)
-        return 1.0 / (1.0 + np.exp(-logits))
+        return np.asarray(self.net.forward(), dtype=np.float64).reshape(len(inputs), -1)
+
+    def probabilities(self, inputs: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-self.outputs(inputs)))
 
     def board(self, frame: np.ndarray, homography: np.ndarray, reference: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         """Each cell's probabilities ``(37, 4)`` in ``frame``; ``reference`` is
@@ -187,12 +192,12 @@ def encode_crops(crops: np.ndarray) -> str:
     return base64.b64encode(png.tobytes()).decode("ascii")
 
 
-def decode_crops(text: str, size: int = CROP) -> np.ndarray:
-    """:func:`encode_crops` back: ``(37, size, size, 3)`` uint8; ``ValueError`` when it is not that."""
+def decode_crops(text: str, size: int = CROP, count: int = NUM_CELLS) -> np.ndarray:
+    """:func:`encode_crops` back: ``(count, size, size, 3)`` uint8; ``ValueError`` when it is not that."""
     image = cv2.imdecode(np.frombuffer(base64.b64decode(text, validate=True), np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.shape != (NUM_CELLS * size, size, 3):
-        raise ValueError(f"expected {NUM_CELLS} cells of {size}×{size} pixels")
-    return image.reshape(NUM_CELLS, size, size, 3)
+    if image is None or image.shape != (count * size, size, 3):
+        raise ValueError(f"expected {count} cells of {size}×{size} pixels")
+    return image.reshape(count, size, size, 3)
 
 
 class FineModel(CellClassifier):
@@ -216,6 +221,40 @@ class FineModel(CellClassifier):
         return self.probabilities(pair_input(now, reference, np.zeros(len(now), bool)))[:, 0]
 
 
+#: How sharply the owner model's likeness (a cosine, -1 to 1) tells one player from
+#: another: the temperature it was trained with (``sim/owner_training.py``).
+OWNER_SHARPNESS = 10.0
+
+
+class OwnerModel(CellClassifier):
+    """Whose piece stands on a cell: the pair (the cell now, the cell on the empty board)
+    as a point on a sphere (an embedding), near the same player's hunter as setup saw him
+    put down (his setup crop beside the empty board's crop of that cell) and far from
+    the others'. Colours, size and shape all count, and each set's pieces are their own
+    reference: nothing is assumed of what a player's colour looks like.
+
+    Trained by ``sim/owner_training.py`` on tables of both generators, each pass under
+    colours no generator drew (one random mix a table, players' pieces and tiles alike).
+    """
+
+    def embeddings(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray:
+        """Unit vectors ``(n, d)`` for crop pairs ``(n, CROP, CROP, 3)``."""
+        out = self.outputs(pair_input(now, reference, np.zeros(len(now), bool)))
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+    def odds(self, now: np.ndarray, reference: np.ndarray, players: np.ndarray) -> np.ndarray:
+        """Each pair's chance of being each player's ``(n, seats)``; ``players`` are the
+        seats' own :meth:`embeddings`, from setup. Rows sum to one.
+
+        Players are told apart by likeness: the nearest player's piece gets most, in
+        proportion to exp(OWNER_SHARPNESS × likeness)."""
+        if len(now) == 0:
+            return np.zeros((0, len(players)))
+        logits = OWNER_SHARPNESS * self.embeddings(now, reference) @ players.T
+        odds = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return odds / odds.sum(axis=1, keepdims=True)
+
+
 #: A cell is asked about when the classifier is this sure of the opposite of the reading.
 SURE = 0.9
 #: ... or this sure of a trap on a grass cell the reader reads none on (most often a
@@ -234,14 +273,22 @@ class SecondOpinion:
     board committed. Measured in docs/vision.md, the first model on a generator it never saw."""
 
     def __init__(self, classifier: CellClassifier, empty_cells: np.ndarray, fine: dict | None = None,
-                 fine_cells: np.ndarray | None = None):
+                 fine_cells: np.ndarray | None = None, owner: OwnerModel | None = None,
+                 setup: tuple | None = None):
         self.classifier = classifier
+        self.empty_cells = empty_cells
         self.reference = reference_planes(empty_cells, board_cross())
         self.board_input = BoardInput(self.reference)
         #: The fine models by question (:data:`FINE_MODEL_PATHS`), with the empty board's
         #: fine crops they need (none without those crops).
         self.fine = {} if fine_cells is None else {q: m for q, m in (fine or {}).items() if m is not None}
         self.fine_cells = fine_cells
+        #: The owner model, and each seat's piece as it embeds him at setup (``setup``:
+        #: the calibration's setup crops and cells); None without either.
+        self.owner, self.players = None, None
+        if owner is not None and setup is not None and setup[0] is not None and len(setup[1]):
+            self.owner = owner
+            self.players = owner.embeddings(setup[0], empty_cells[list(setup[1])])
 
     @classmethod
     def for_calibration(cls, calibration) -> "SecondOpinion | None":
@@ -250,7 +297,21 @@ class SecondOpinion:
         if empty is None or _shipped_classifier() is None:
             return None
         fine = {question: _shipped(path, FineModel) for question, path in FINE_MODEL_PATHS.items()}
-        return cls(_shipped_classifier(), empty, fine, getattr(calibration, "empty_cells_fine", None))
+        setup = (getattr(calibration, "setup_hunters", None), getattr(calibration, "setup_cells", ()))
+        return cls(_shipped_classifier(), empty, fine, getattr(calibration, "empty_cells_fine", None),
+                   _shipped(OWNER_MODEL_PATH, OwnerModel), setup)
+
+    def owner_odds(self, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
+        """Each of ``cells``' chance of holding each seat's piece ``(n, seats)`` (None: no
+        owner model shipped, or setup's crops not kept: a calibration saved before)."""
+        if self.owner is None:
+            return None
+        cells = np.asarray(list(cells), int)
+        return self.owner.odds(cell_crops(frame, homography, cells=cells), self.empty_cells[cells], self.players)
+
+    def owner_answers(self, frame: np.ndarray, homography: np.ndarray) -> "FineAnswers | None":
+        """:meth:`owner_odds` on the cells of ``frame`` asked about, each computed once."""
+        return None if self.owner is None else FineAnswers(partial(self.owner_odds, frame, homography))
 
     def fine_odds(self, question: str, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
         """The fine model's odds for ``question`` on ``cells`` of ``frame`` (None: no such
@@ -319,6 +380,8 @@ class FineAnswers:
         new = [c for c in dict.fromkeys(cells) if c not in self.known]
         if new:
             self.known.update(zip(new, np.asarray(self.odds(new), float)))
+        if not cells:
+            return np.zeros(0)
         return np.array([self.known[c] for c in cells], float)
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import base64
 from collections import Counter
+from itertools import permutations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -1634,6 +1635,65 @@ def onto_likelier_own_traps(hunters: dict, traps: dict, conf: np.ndarray, hunter
     return hunters, conf
 
 
+#: The owner model (:class:`vision.cell_model.OwnerModel`) names the hunters on their
+#: cells anew when that is this many times likelier, all of them together, than the
+#: colours' naming (:func:`owners_by_model`) ...
+OWNER_LIKELIER = 10.0
+#: ... and gives a lone trap to another player when it is this sure of him, and gives
+#: the player the colours name this little. Measured on the fresh sim.tabletop
+#: development tables (docs/vision.md, session 17): from 20 times and (0.9, 0.05) to
+#: 10 times and (0.6, 0.2), frames with every hunter and trap right went from 100 to 103.
+OWNER_SURE, OWNER_DOUBT = 0.6, 0.2
+
+
+def owners_by_model(hunters: dict, traps: dict, conf: np.ndarray, owner_odds, labels: list[str],
+                    mammoth=None) -> tuple[dict, dict, np.ndarray]:
+    """``(hunters, traps, confidence)`` with whose piece each is told by the owner model
+    (``owner_odds``: cells -> each seat's chance ``(n, seats)``, seats in ``labels`` order)
+    where it is much surer than the colours. The hunters read alone on a cell (not the
+    mammoth's, nor on another player's trap read there: two colours on one cell) are named
+    together, each player on one cell at most: the naming likeliest to the model, when it
+    is :data:`OWNER_LIKELIER` times as likely as the colours'. A player the model names
+    where another was read, and read elsewhere himself, moves; one it names nowhere
+    is no longer read. A lone trap goes to the player the model is :data:`OWNER_SURE` of
+    when it gives the colours' player :data:`OWNER_DOUBT` or less. Cells so changed keep
+    the model's own odds as their confidence.
+
+    >>> odds = lambda cells: np.array([{4: [0.01, 0.99], 9: [0.98, 0.02], 7: [0.02, 0.98]}[c] for c in cells])
+    >>> hunters, traps, conf = owners_by_model({"c0": 4, "c1": 9}, {7: "c0"}, np.ones(NUM_CELLS), odds, ["c0", "c1"])
+    >>> hunters, traps, round(float(conf[4]), 2), round(float(conf[7]), 2)
+    ({'c1': 4, 'c0': 9}, {7: 'c1'}, 0.99, 0.98)
+    """
+    hunters, traps, conf = dict(hunters), dict(traps), conf.copy()
+    seat = {label: k for k, label in enumerate(labels)}
+    per_cell = Counter(hunters.values())
+    lone = {cell: label for label, cell in hunters.items()
+            if per_cell[cell] == 1 and cell != mammoth and traps.get(cell, label) == label}
+    if lone:
+        cells = sorted(lone)
+        log_odds = np.log(np.clip(np.asarray(owner_odds(cells), float), 1e-6, 1.0))
+        read = sum(log_odds[i, seat[lone[c]]] for i, c in enumerate(cells))
+        best, named = max((sum(log_odds[i, k] for i, k in enumerate(ks)), ks)
+                          for ks in permutations(range(len(labels)), len(cells)))
+        if best - read >= np.log(OWNER_LIKELIER):
+            for label in lone.values():
+                del hunters[label]
+            for i, (cell, k) in enumerate(zip(cells, named)):
+                hunters[labels[k]] = cell
+                if labels[k] != lone[cell]:
+                    conf[cell] = min(conf[cell], float(np.exp(log_odds[i, k])))
+    standing = set(hunters.values())
+    alone = sorted(c for c in traps if c not in standing and c != mammoth)
+    if alone:
+        odds = np.asarray(owner_odds(alone), float)
+        for cell, row in zip(alone, odds):
+            k = int(np.argmax(row))
+            if labels[k] != traps[cell] and row[k] >= OWNER_SURE and row[seat[traps[cell]]] <= OWNER_DOUBT:
+                traps[cell] = labels[k]
+                conf[cell] = min(conf[cell], float(row[k]))
+    return hunters, traps, conf
+
+
 def traps_under_hunters(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarray, mammoth,
                         trap_under_hunter_odds) -> tuple[dict, np.ndarray]:
     """``(traps, confidence)`` with the fine model's word (``trap_under_hunter_odds``,
@@ -1917,7 +1977,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  trap_odds: np.ndarray | None = None, hunter_odds: np.ndarray | None = None,
                  measured: FrameChanges | None = None, mammoth_odds: np.ndarray | None = None,
                  piece_odds: np.ndarray | None = None, hunter_on_trap_odds=None,
-                 trap_under_hunter_odds=None) -> ChangeReading:
+                 trap_under_hunter_odds=None, owner_odds=None) -> ChangeReading:
     """The pieces on the board from one frame's grid (:func:`sample_grid`).
 
     ``readable`` are the cells not covered by a hand, ``grass`` the grass cells (the
@@ -1932,7 +1992,9 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     nothing (:func:`mammoth_by_odds`). The fine models' odds (cells -> odds,
     :class:`vision.cell_model.FineModel`) tell which of a player's traps he stands on
     (``hunter_on_trap_odds``) and whether a trap lies under a hunter
-    (``trap_under_hunter_odds``). ``measured`` is :func:`frame_changes` of the same grid,
+    (``trap_under_hunter_odds``); the owner model's (cells -> each seat's chance,
+    :class:`vision.cell_model.OwnerModel`) whose piece each is (``owner_odds``,
+    :func:`owners_by_model`). ``measured`` is :func:`frame_changes` of the same grid,
     labels and leans when already measured (read again with other cells covered).
     """
     if measured is None:
@@ -2020,4 +2082,6 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         traps, conf = lone_traps(traps, conf, hunters, ok & grass, mammoth, trap_odds, shown, labels)
     if trap_under_hunter_odds is not None:
         traps, conf = traps_under_hunters(traps, conf, hunters, ok & grass, mammoth, trap_under_hunter_odds)
+    if owner_odds is not None:
+        hunters, traps, conf = owners_by_model(hunters, traps, conf, owner_odds, labels, mammoth)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
