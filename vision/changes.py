@@ -1694,6 +1694,44 @@ def owners_by_model(hunters: dict, traps: dict, conf: np.ndarray, owner_odds, la
     return hunters, traps, conf
 
 
+#: A hunter read on his own trap where the classifier sees no hunter (below the first),
+#: while it sees one (the second) on a cell nobody was read on that the owner model
+#: names his (the third), is moved there, unsure (:func:`off_own_trap_by_owner`).
+OFF_TRAP_NO_HUNTER, OFF_TRAP_HUNTER, OFF_TRAP_OWNER = 0.2, 0.8, 0.8
+
+
+def off_own_trap_by_owner(hunters: dict, traps: dict, conf: np.ndarray, mammoth, hunter_odds, owner_odds,
+                          labels: list[str]) -> tuple[dict, np.ndarray]:
+    """``(hunters, confidence)`` with a hunter read on his own trap moved, unsure, to the
+    one cell where he stands by both models' word: the classifier sees no hunter on
+    the trap and a hunter there, and the owner model names him there, all by the
+    margins above. His trap alone shows his colour as he would (``misplaced_hunters``
+    leaves him on it for that reason); the owner model tells whose the other piece is.
+
+    >>> hunter = np.zeros(NUM_CELLS); hunter[[4, 9]] = (0.05, 0.95)
+    >>> owner = lambda cells: np.array([{9: [0.9, 0.1]}[c] for c in cells])
+    >>> hunters, conf = off_own_trap_by_owner({"c0": 4}, {4: "c0"}, np.ones(NUM_CELLS), None, hunter, owner,
+    ...                                       ["c0", "c1"])
+    >>> hunters, float(conf[4]), float(conf[9])
+    ({'c0': 9}, 0.0, 0.0)
+    """
+    hunters, conf = dict(hunters), conf.copy()
+    for label, cell in list(hunters.items()):
+        if traps.get(cell) != label or hunter_odds[cell] >= OFF_TRAP_NO_HUNTER:
+            continue
+        taken = set(hunters.values()) | {mammoth}
+        seen = [int(c) for c in np.flatnonzero(np.asarray(hunter_odds) >= OFF_TRAP_HUNTER) if int(c) not in taken]
+        if not seen:
+            continue
+        odds = np.asarray(owner_odds(seen), float)
+        k = labels.index(label)
+        his = [c for c, row in zip(seen, odds) if row[k] >= OFF_TRAP_OWNER and int(np.argmax(row)) == k]
+        if len(his) == 1:
+            hunters[label] = his[0]
+            conf[[cell, his[0]]] = 0.0
+    return hunters, conf
+
+
 def traps_under_hunters(traps: dict, conf: np.ndarray, hunters: dict, allowed: np.ndarray, mammoth,
                         trap_under_hunter_odds) -> tuple[dict, np.ndarray]:
     """``(traps, confidence)`` with the fine model's word (``trap_under_hunter_odds``,
@@ -2084,4 +2122,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         traps, conf = traps_under_hunters(traps, conf, hunters, ok & grass, mammoth, trap_under_hunter_odds)
     if owner_odds is not None:
         hunters, traps, conf = owners_by_model(hunters, traps, conf, owner_odds, labels, mammoth)
+        if hunter_odds is not None:
+            hunters, conf = off_own_trap_by_owner(hunters, traps, conf, mammoth, np.where(ok, hunter_odds, 0.0),
+                                                  owner_odds, labels)
     return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)

@@ -15,7 +15,8 @@ from engine.hexgrid import NUM_CELLS
 from sim.owner_training import KINDS, extract_table
 from vision.calibration import Calibration, CalibrationError
 from vision.cell_model import CROP, OWNER_MODEL_PATH, OwnerModel, SecondOpinion
-from vision.changes import OWNER_DOUBT, OWNER_LIKELIER, OWNER_SURE, owners_by_model
+from vision.changes import (OFF_TRAP_HUNTER, OFF_TRAP_NO_HUNTER, OFF_TRAP_OWNER, OWNER_DOUBT, OWNER_LIKELIER,
+                            OWNER_SURE, off_own_trap_by_owner, owners_by_model)
 
 
 def test_the_shipped_model_is_small_and_loads_through_opencv():
@@ -142,3 +143,32 @@ def test_a_lone_trap_goes_to_the_player_the_model_is_sure_of():
     _, traps, conf = owners_by_model({"c0": 7}, {4: "c0", 9: "c0", 7: "c0"}, np.ones(NUM_CELLS),
                                      _odds({4: sure, 9: unsure, 7: [0.01, 0.99]}), ["c0", "c1"])
     assert traps == {4: "c1", 9: "c0", 7: "c0"} and conf[4] == pytest.approx(1 - OWNER_DOUBT)
+
+
+def _hunter_odds(by_cell):
+    odds = np.zeros(NUM_CELLS)
+    for cell, value in by_cell.items():
+        odds[cell] = value
+    return odds
+
+
+def test_a_hunter_read_on_his_trap_moves_where_both_models_see_him():
+    """The classifier sees no hunter on A's trap and one on a cell nobody was read on,
+    which the owner model names A's: A moves there, unsure on both cells."""
+    hunter = _hunter_odds({4: OFF_TRAP_NO_HUNTER - 0.1, 9: OFF_TRAP_HUNTER + 0.1})
+    hunters, conf = off_own_trap_by_owner({"c0": 4, "c1": 12}, {4: "c0"}, np.ones(NUM_CELLS), None, hunter,
+                                          _odds({9: [0.9, 0.1]}), ["c0", "c1"])
+    assert hunters == {"c0": 9, "c1": 12} and conf[4] == conf[9] == 0.0 and OFF_TRAP_OWNER <= 0.9
+
+
+@pytest.mark.parametrize("why", ["hunter seen on his trap", "the piece is another's", "two cells would do",
+                                 "not his trap"])
+def test_a_hunter_read_on_his_trap_stays_unless_both_models_agree_on_one_cell(why):
+    hunter = _hunter_odds({4: 0.05, 9: 0.95, 10: 0.95 if why == "two cells would do" else 0.0})
+    if why == "hunter seen on his trap":
+        hunter[4] = OFF_TRAP_NO_HUNTER
+    his = [0.9, 0.1]
+    owner = _odds({9: [0.3, 0.7] if why == "the piece is another's" else his, 10: his})
+    traps = {4: "c1" if why == "not his trap" else "c0"}
+    hunters, conf = off_own_trap_by_owner({"c0": 4}, traps, np.ones(NUM_CELLS), None, hunter, owner, ["c0", "c1"])
+    assert hunters == {"c0": 4} and (conf == 1.0).all()
