@@ -172,12 +172,22 @@ def augment(now: np.ndarray, ref: np.ndarray, rng: np.random.Generator) -> tuple
     ref = np.einsum("nhwc,ndc->nhwd", ref, mix) * gain
     # The light drifts between setup and now (per channel and overall).
     now = now * np.exp(rng.normal(0, 0.08, (n, 1, 1, 3)) + rng.normal(0, 0.15, (n, 1, 1, 1)))
+    out_now, out_ref = turned(now, ref, rng)
+    noise = rng.uniform(0, 0.03, (n, 1, 1, 1))
+    out_now += rng.normal(0, 1, out_now.shape).astype(np.float32) * noise
+    out_ref += rng.normal(0, 1, out_ref.shape).astype(np.float32) * noise
+    return to_uint8(out_now), to_uint8(out_ref)
+
+
+def turned(now: np.ndarray, ref: np.ndarray, rng: np.random.Generator,
+           scale: float = 0.12) -> tuple[np.ndarray, np.ndarray]:
+    """Each pair of float crops ``(n, s, s, 3)`` turned (any angle) and maybe mirrored,
+    rescaled (log-normal, ``scale``), the crop now a pixel off, and both blurred alike."""
     out_now, out_ref = np.empty_like(now), np.empty_like(ref)
-    size = now.shape[1]    # the crops' own side: the pair model's, or the finer hunter-on-trap model's
+    size = now.shape[1]    # the crops' own side: the pair model's, or a finer model's
     centre = (size - 1) / 2
-    for i in range(n):
-        # Turns (any angle) and mirrors, a change of scale, the fit a pixel off.
-        m = cv2.getRotationMatrix2D((centre, centre), rng.uniform(0, 360), np.exp(rng.normal(0, 0.12)))
+    for i in range(len(now)):
+        m = cv2.getRotationMatrix2D((centre, centre), rng.uniform(0, 360), np.exp(rng.normal(0, scale)))
         if rng.random() < 0.5:
             m[0] = -m[0]
             m[0, 2] += size - 1
@@ -190,11 +200,12 @@ def augment(now: np.ndarray, ref: np.ndarray, rng: np.random.Generator) -> tuple
         if sigma > 0.3:
             out_now[i] = cv2.GaussianBlur(out_now[i], (0, 0), sigma)
             out_ref[i] = cv2.GaussianBlur(out_ref[i], (0, 0), sigma * rng.uniform(0.7, 1.3))
-    noise = rng.uniform(0, 0.03, (n, 1, 1, 1))
-    out_now += rng.normal(0, 1, out_now.shape).astype(np.float32) * noise
-    out_ref += rng.normal(0, 1, out_ref.shape).astype(np.float32) * noise
-    to8 = lambda a: np.clip(a * 255, 0, 255).astype(np.uint8)  # noqa: E731
-    return to8(out_now), to8(out_ref)
+    return out_now, out_ref
+
+
+def to_uint8(crops: np.ndarray) -> np.ndarray:
+    """Float crops (0 to 1) back to 8-bit values."""
+    return np.clip(crops * 255, 0, 255).astype(np.uint8)
 
 
 # --- the network -----------------------------------------------------------------------

@@ -44,7 +44,7 @@ from engine.hexgrid import parse_cell
 from vision.calibration import CalibrationError, learn
 from vision.cell_model import CROP, OWNER_SHARPNESS, PLANES, OwnerModel, cell_crops, pair_input
 
-from .cell_training import export, extracted_tables, homography, table_locator
+from .cell_training import export, extracted_tables, homography, table_locator, to_uint8, turned
 
 #: Kinds of cell asked about (``kind`` in the extracted data).
 KINDS = ("hunter", "hunter on his trap", "hunter on another's trap", "lone trap")
@@ -132,27 +132,11 @@ def augment_table(now: np.ndarray, ref: np.ndarray, rng: np.random.Generator) ->
     now = np.einsum("nhwc,dc->nhwd", now, mix) * gain
     ref = np.einsum("nhwc,dc->nhwd", ref, mix) * gain
     now = now * np.exp(rng.normal(0, 0.05, (n, 1, 1, 3)) + rng.normal(0, 0.12, (n, 1, 1, 1)))
-    out_now, out_ref = np.empty_like(now), np.empty_like(ref)
-    size = now.shape[1]
-    centre = (size - 1) / 2
-    for i in range(n):
-        m = cv2.getRotationMatrix2D((centre, centre), rng.uniform(0, 360), np.exp(rng.normal(0, 0.1)))
-        if rng.random() < 0.5:
-            m[0] = -m[0]
-            m[0, 2] += size - 1
-        m_now = m.copy()
-        m_now[:, 2] += rng.normal(0, 0.7, 2)
-        out_now[i] = cv2.warpAffine(now[i], m_now, (size, size), borderMode=cv2.BORDER_REFLECT)
-        out_ref[i] = cv2.warpAffine(ref[i], m, (size, size), borderMode=cv2.BORDER_REFLECT)
-        sigma = rng.uniform(0, 1.2)
-        if sigma > 0.3:
-            out_now[i] = cv2.GaussianBlur(out_now[i], (0, 0), sigma)
-            out_ref[i] = cv2.GaussianBlur(out_ref[i], (0, 0), sigma * rng.uniform(0.7, 1.3))
+    out_now, out_ref = turned(now, ref, rng, scale=0.1)
     noise = rng.uniform(0, 0.03)
     out_now += rng.normal(0, noise, out_now.shape).astype(np.float32)
     out_ref += rng.normal(0, noise, out_ref.shape).astype(np.float32)
-    to8 = lambda a: np.clip(a * 255, 0, 255).astype(np.uint8)  # noqa: E731
-    return to8(out_now), to8(out_ref)
+    return to_uint8(out_now), to_uint8(out_ref)
 
 
 def network(dim: int = 32):

@@ -380,8 +380,6 @@ class FineAnswers:
         new = [c for c in dict.fromkeys(cells) if c not in self.known]
         if new:
             self.known.update(zip(new, np.asarray(self.odds(new), float)))
-        if not cells:
-            return np.zeros(0)
         return np.array([self.known[c] for c in cells], float)
 
 

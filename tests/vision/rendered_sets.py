@@ -3,8 +3,19 @@ setup frames and the calibration learnt from them."""
 
 import numpy as np
 
+import sim.flatart
+import sim.tabletop
 from vision.calibration import learn
 from sim.render import Kit, random_layout, render_frame, setup_scenes
+
+
+def write_fresh_tables(out, flatart_seeds, tabletop_seeds, reads: int = 8):
+    """Tables of both outside generators (``sim.flatart``, ``sim.tabletop``) written to
+    ``out``, ``reads`` read frames each; returns ``out``."""
+    for generator, seeds in ((sim.flatart, flatart_seeds), (sim.tabletop, tabletop_seeds)):
+        for seed in seeds:
+            generator.write_table(generator.generate_table(seed, reads=reads), out)
+    return out
 
 
 class RenderedSet:

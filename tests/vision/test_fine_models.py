@@ -9,14 +9,14 @@ import json
 import numpy as np
 import pytest
 
-import sim.flatart
-import sim.tabletop
 from engine.hexgrid import NUM_CELLS
 from sim.fine_training import QUESTIONS, auc, extract_table
 from vision.calibration import Calibration, CalibrationError
 from vision.cell_model import FINE_CROP, FINE_MODEL_PATHS, FineModel, SecondOpinion
 from vision.changes import (HUNTER_ON_TRAP_ODDS, NO_TRAP_UNDER_HUNTER_ODDS, TRAP_UNDER_HUNTER_ODDS,
                             onto_likelier_own_traps, traps_under_hunters, unplaced_onto_own_traps)
+
+from .rendered_sets import write_fresh_tables
 
 
 @pytest.mark.parametrize("question", sorted(FINE_MODEL_PATHS))
@@ -33,11 +33,7 @@ def test_the_shipped_models_are_small_and_load_through_opencv(question):
 @pytest.fixture(scope="module")
 def fresh_tables(tmp_path_factory):
     """A few fresh tables of both generators, eight frames each."""
-    out = tmp_path_factory.mktemp("tables")
-    for generator, seeds in ((sim.flatart, range(3_000_020, 3_000_024)), (sim.tabletop, range(5_000_020, 5_000_024))):
-        for seed in seeds:
-            generator.write_table(generator.generate_table(seed, reads=8), out)
-    return out
+    return write_fresh_tables(tmp_path_factory.mktemp("tables"), range(3_000_020, 3_000_024), range(5_000_020, 5_000_024))
 
 
 def _asked(tables, question):
@@ -143,4 +139,5 @@ def test_a_trap_read_where_the_model_sees_none_under_the_hunter_is_taken_away_un
     allowed = np.ones(NUM_CELLS, bool)
     traps, conf = traps_under_hunters({4: "c1", 9: "c0"}, np.ones(NUM_CELLS), {"c0": 4, "c1": 9}, allowed, 9,
                                       _odds({4: NO_TRAP_UNDER_HUNTER_ODDS, 9: 0.0}))
+
     assert traps == {9: "c0"} and conf[4] == 0.0 and conf[9] == 1.0

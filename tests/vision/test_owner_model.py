@@ -9,14 +9,14 @@ import json
 import numpy as np
 import pytest
 
-import sim.flatart
-import sim.tabletop
 from engine.hexgrid import NUM_CELLS
 from sim.owner_training import KINDS, extract_table
 from vision.calibration import Calibration, CalibrationError
 from vision.cell_model import CROP, OWNER_MODEL_PATH, OwnerModel, SecondOpinion
 from vision.changes import (OFF_TRAP_HUNTER, OFF_TRAP_NO_HUNTER, OFF_TRAP_OWNER, OWNER_DOUBT, OWNER_LIKELIER,
                             OWNER_SURE, off_own_trap_by_owner, owners_by_model)
+
+from .rendered_sets import write_fresh_tables
 
 
 def test_the_shipped_model_is_small_and_loads_through_opencv():
@@ -35,11 +35,7 @@ def test_the_shipped_model_is_small_and_loads_through_opencv():
 @pytest.fixture(scope="module")
 def fresh_tables(tmp_path_factory):
     """A few fresh tables of both generators, eight frames each."""
-    out = tmp_path_factory.mktemp("tables")
-    for generator, seeds in ((sim.flatart, range(3_000_030, 3_000_034)), (sim.tabletop, range(5_000_030, 5_000_034))):
-        for seed in seeds:
-            generator.write_table(generator.generate_table(seed, reads=8), out)
-    return out
+    return write_fresh_tables(tmp_path_factory.mktemp("tables"), range(3_000_030, 3_000_034), range(5_000_030, 5_000_034))
 
 
 @pytest.mark.slow
@@ -163,6 +159,7 @@ def test_a_hunter_read_on_his_trap_moves_where_both_models_see_him():
 
 @pytest.mark.parametrize("why", ["hunter seen on his trap", "the piece is another's", "two cells would do",
                                  "not his trap"])
+
 def test_a_hunter_read_on_his_trap_stays_unless_both_models_agree_on_one_cell(why):
     hunter = _hunter_odds({4: 0.05, 9: 0.95, 10: 0.95 if why == "two cells would do" else 0.0})
     if why == "hunter seen on his trap":
