@@ -35,7 +35,7 @@ from __future__ import annotations
 import resource
 
 from flask import Flask
-from waitress import create_server
+from waitress import create_server, wasyncore
 from waitress.channel import HTTPChannel
 
 
@@ -136,8 +136,8 @@ class BackgroundServer:
         try:
             self.server.run()
         except (OSError, ValueError):
-            # Closing the listening socket under the poll loop is how waitress stops
-            # from another thread; only an error before stop() is a real one.
+            # A poll that races stop()'s closing of its sockets may fail; only an error
+            # before stop() is a real one.
             if not self._stopping:
                 raise
 
@@ -149,5 +149,23 @@ class BackgroundServer:
         self._stopping = True
         self.app.extensions["maamut_hub"].close()
         self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=timeout)
-        self.server.close()
-        self._thread.join(timeout)
+        if self._thread.is_alive():
+            # The poll loop owns its sockets: they are closed from inside it (a trigger
+            # thunk), so nothing is closed under a poll that still uses it.
+            self.server.trigger.pull_trigger(self._close_sockets)
+            self._thread.join(timeout)
+        else:
+            self._close_sockets()
+        if not self._thread.is_alive() and not self.server.task_dispatcher.threads:
+            # Only once no thread can pull it: a closed pipe's number is soon another
+            # file's, and a late pull would write into that file.
+            self.server.trigger.close()
+
+    def _close_sockets(self) -> None:
+        """Every connection and the listening socket; the loop ends with its map empty."""
+        trigger = self.server.trigger
+        for dispatcher in list(self.server._map.values()):
+            if dispatcher is not trigger and dispatcher is not self.server:
+                dispatcher.close()
+        wasyncore.dispatcher.close(self.server)
+        trigger.del_channel()

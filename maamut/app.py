@@ -191,14 +191,14 @@ class Companion:
             raise LookupError("no camera follows the game on this table")
         self.camera.request_relearn()
 
-    def handle_button(self, event: str) -> None:
+    def handle_button(self, event: str) -> bool:
         """``done`` confirms a pass (the camera checks the board first when it follows the
         game), ``undo`` takes back, ``new_game`` deals again with the table's seats and the
-        tiles lying there."""
+        tiles lying there; whether the press was taken (a refusal is told)."""
         try:
             if event == "done":
                 if self.camera is not None:
-                    self.camera.press_pass()
+                    return self.camera.press_pass()
                 else:
                     self.table.pass_turn(source="buttons")
             elif event == "undo":
@@ -207,6 +207,8 @@ class Companion:
                 self.table.new_game(source="buttons")
         except CommandError as exc:
             say(f"button {event}: {exc.message}")
+            return False
+        return True
 
     def close(self) -> None:
         if self.server is not None:

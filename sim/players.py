@@ -115,7 +115,7 @@ class SimulatedPlayers:
         self.referee = referee  # who answers the camera's questions (None: nobody does)
         self._question_seen: int | None = None  # the question last answered (or found unanswerable)
         self.board = board
-        self.press = press  # press(button): "done", "undo", "new_game"
+        self.press = press  # press(button): "done", "undo", "new_game"; False when refused
         self.rng = rng
         self.bot = Bot(random.Random(rng.randrange(2**31)))
         self.ai_seats = tuple(ai_seats or ())
@@ -325,7 +325,11 @@ class SimulatedPlayers:
             self._idle_until = self.clock() + self.turn_s
             return f"played {description}"
         if isinstance(action, engine.Pass):
-            self.press("done")  # a pass leaves the board as it is: the button tells
+            # A pass leaves the board as it is: the button tells. The camera refuses it while
+            # it has not yet seen the board agree (just put right): press again in a moment.
+            if self.press("done") is False:
+                self._idle_until = self.clock() + self.turn_s
+                return f"pass refused ({description}): pressing again in a moment"
             self._acted(snap, board_of_position(outcome.position, snap.players), description)
             self.stats.turns += 1
             return f"passed ({description})"

@@ -194,11 +194,13 @@ class CameraLoop(threading.Thread):
     def tracker(self):
         return self.run_.tracker
 
-    def press_pass(self) -> None:
-        """The *done* button: the camera checks the board agrees before the pass is played."""
+    def press_pass(self) -> bool:
+        """The *done* button: the camera checks the board agrees before the pass is played;
+        whether it did (a refusal is told, and the players press again once the board agrees)."""
         with self._tracker_lock:
             before = len(self.run_.tracker.reports)
             self.run_.press_pass(time.monotonic())
-            for report in self.run_.tracker.reports[before:]:
-                if report["type"] == "pass_refused":
-                    self.tell(f"pass refused: {report['message']}")
+            refused = [r for r in self.run_.tracker.reports[before:] if r["type"] == "pass_refused"]
+        for report in refused:
+            self.tell(f"pass refused: {report['message']}")
+        return not refused

@@ -96,7 +96,7 @@ def test_the_done_button_passes_for_the_player_to_move(tmp_path):
     companion = _companion(tmp_path)
     companion.table.new_game(seed=2)
     place_all(companion.table)
-    companion.handle_button("done")
+    assert companion.handle_button("done") is True
     assert companion.table.game.entries()[-1]["action"] == {"type": "pass", "hunter": "A"}
     companion.close()
 
@@ -111,10 +111,10 @@ def test_with_a_camera_the_done_button_passes_only_when_the_board_agrees(tmp_pat
     tracker.observe(board({"c0": "-3,0"}))
     tracker.observe(board({"c0": "-3,0", "c1": "3,0"}))
     tracker.observe(board({"c0": "-3,0", "c1": "3,0"}, mammoth="1,0"))  # the mammoth was knocked
-    companion.handle_button("done")
+    assert companion.handle_button("done") is False, "refused, and the presser is told so"
     assert companion.table.game.turns_played() == 0, "refused: the board shows a change"
     tracker.observe(board({"c0": "-3,0", "c1": "3,0"}))  # put back
-    companion.handle_button("done")
+    assert companion.handle_button("done") is True
     assert companion.table.game.entries()[-1]["action"]["type"] == "pass"
     companion.close()
 

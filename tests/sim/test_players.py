@@ -77,3 +77,41 @@ def test_a_question_no_answer_fits_is_left_alone(tmp_path):
         assert companion.camera.run_.tracker.question is not None   # still asked, for the board to settle anew
     finally:
         companion.close()
+
+
+def test_a_refused_pass_is_pressed_again_and_not_counted_as_played(tmp_path):
+    """The camera refuses *done* while it has not yet seen the board agree (just put right
+    after a page move); the players read that and press again, as people at the table do."""
+    import engine
+    from engine.hexgrid import cell_name
+    from sim.players import board_of
+
+    cfg = Config(base_dir=str(tmp_path))
+    cfg.game["players"] = [{"id": "A", "name": "Ann"}, {"id": "B", "name": "Bo"}]
+    cfg.buttons["pin_factory"] = "none"
+    cfg.leds["backend"] = "simulated"
+    companion = Companion(cfg)
+    try:
+        table = companion.table
+        table.new_game(seed=2)
+        for player in table.game.players:
+            table.place_hunter(player, cell_name(table.game.start_cells()[0]))
+        answers = [False, True]
+        pressed = []
+
+        def press(button):
+            pressed.append(button)
+            return answers.pop(0) if button == "done" else True
+
+        simulated = SimulatedBoard(layout(), seed=1)
+        simulated.current = board_of(table.snapshot())
+        for _ in range(simulated.settle_frames):
+            simulated.shown_resting()
+        players = SimulatedPlayers(table, simulated, press, random.Random(1), turn_s=0, ai_seats=())
+        players._choose_turn = lambda game: (engine.Pass(game.position.to_move), ())
+        assert players.step().startswith("pass refused")
+        assert players.stats.turns == 0 and players._acted_version is None
+        assert players.step().startswith("passed") and players.stats.turns == 1
+        assert pressed == ["done", "done"] and players.stats.errors == 0
+    finally:
+        companion.close()
