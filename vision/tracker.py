@@ -431,7 +431,13 @@ class GameTracker:
         self._change_left = False
         #: The cells a change left unmatched had changed, when it showed a piece put down.
         self._left_cells: frozenset | None = None
+        #: A still board since the last commit showed a hunter lifted and was left to wait
+        #: for him: a hunter that arrives next may be a rival's, on a turn played since
+        #: (the lifted one hidden in a stack), so a misnamed arrival decides nothing.
+        self._lift_left = False
         self._answering = False
+        #: (table version, position) of resolutions the referee said the board does not show.
+        self._refuted: set[tuple] = set()
         if tiles is not None:
             self._start_game(tuple(engine.Tile(t) for t in tiles), 0.0)
         self.stability.include_tiles = self.phase == "layout"
@@ -503,7 +509,8 @@ class GameTracker:
         if snap.version != self._version:
             self._version = snap.version
             self._pending, self._mover_trail = [], set()
-            self._left_cells = None   # the game changed elsewhere: the board it measured is gone
+            # The game changed elsewhere: the board it measured is gone.
+            self._left_cells, self._lift_left = None, False
             self._in_step = snap.phase == "no_game"
             self._last_reported = None
             self._times = {i: t for i, t in self._times.items() if i < snap.entries}
@@ -604,7 +611,7 @@ class GameTracker:
         if snap.phase == "setup":
             self._observe_placing(snap, seen, observation.timestamp, hidden)
         elif snap.phase == "play":
-            self._observe_playing(snap, seen, observation.timestamp, hidden)
+            self._observe_playing(snap, seen, observation.timestamp, hidden, reading=observation)
 
     def _view_of(self, observation: Observation) -> BoardView:
         def owner(label):
@@ -713,10 +720,12 @@ class GameTracker:
             self._candidates = (position, snap.variants, build_candidates(position, snap.variants, on_error))
         return self._candidates[2]
 
-    def _observe_playing(self, snap: Snapshot, seen: BoardView, timestamp: float, hidden=frozenset()) -> None:
+    def _observe_playing(self, snap: Snapshot, seen: BoardView, timestamp: float, hidden=frozenset(),
+                         reading: Observation | None = None) -> None:
         """Match a stable board; tokens on ``hidden`` (unreadable) cells are unknown.
 
-        A resolution is only proposed when every cell it changes is readable.
+        A resolution is only proposed when every cell it changes is readable; one the
+        cells' changes deny is asked about (``reading``: the settled board read).
         """
         position = snap.position
         before = BoardView.of_position(position).masked(hidden)
@@ -758,7 +767,8 @@ class GameTracker:
             preferred = [c for c in exact if any(c.action == p.action for p in self._pending)]
             chosen = (preferred or exact)[0]
             if self._changes_deny(position, chosen):
-                return  # the cells did not change as that action would: the changes decide
+                self._ask_after_denial(snap, chosen, timestamp, reading)
+                return
             self._propose(snap, chosen, timestamp)
             return
         progress = [c for c in candidates if c.allows_progress(before, seen, hidden)]
@@ -868,6 +878,7 @@ class GameTracker:
         lifted = (self._lifted(position, evidence) and not self._arrived(position, evidence, best)
                   and not self._still_standing(position, evidence, observation))
         if lifted and not evidence.waited:
+            self._lift_left = True
             return False
         # A rival that leaves a piece-sized change unexplained, where the best leaves
         # none, is no rival (sim.flatart development game 3,210,003: a small piece's
@@ -1170,7 +1181,7 @@ class GameTracker:
             if (read.trap is not None and (missing <= {read.trap} or put_down)
                     and set(read.hunters) <= set(now.hunters)):
                 continue
-            if not self._change_left and self._arrived_misnamed(was, now, read):
+            if not self._change_left and not self._lift_left and self._arrived_misnamed(was, now, read):
                 continue
             # A hunter joining another, read surely as that cell was: a tall piece hides
             # the one behind it (sim.tabletop development games 5,510,013, 5,510,028), or
@@ -1389,6 +1400,18 @@ class GameTracker:
                 return strength < CHANGES_DENY or leak >= CHANGES_LEAK
         return False
 
+    def _ask_after_denial(self, snap: Snapshot, chosen: Candidate, timestamp: float,
+                          reading: Observation | None) -> None:
+        """The reader sees ``chosen`` exactly but the cells did not change as it would, and
+        their changes showed no action of their own (else it was matched before): ask
+        the referee whether it is on the board rather than wait without a word. A trap
+        put down or taken up under its hunter changes little that shows (all nine such
+        denials on the development games were right readings). Once the referee says it
+        is not, it is not asked again for this turn."""
+        if (snap.version, chosen.outcome.position) in self._refuted:
+            return
+        self._ask_between([chosen], BoardView.of_position(snap.position), timestamp, reading=reading)
+
     def _changes_unexplained(self, position: engine.Position) -> bool:
         """Whether the still board's cells changed in a way no legal resolution shows
         (the reader's unexplained board is then worth a report, not a misreading)."""
@@ -1490,7 +1513,7 @@ class GameTracker:
         self._proposed()
         self._mover_trail = set()
         self._pending = []
-        self._change_left, self._left_cells = False, None
+        self._change_left, self._left_cells, self._lift_left = False, None, False
         self._board_is_right()
         if self.board_changes is not None:
             self.board_changes.rest(keep=self._next_turn_shown(candidate))
@@ -1646,6 +1669,10 @@ class GameTracker:
         question = self.questions.current
         board, explained = self.questions.answer(self, question_id, option)
         chosen = question.chosen[option] if question.chosen else None
+        if question.chosen:
+            self._refuted = {k for k in self._refuted if k[0] == question.version}
+            self._refuted.update((question.version, c.outcome.position)
+                                 for i, c in enumerate(question.chosen) if c is not None and i != option)
         if chosen is not None and self._unseen_cells(chosen, question.reading, question.confirmed):
             # One cell of this resolution is confirmed; the others the reader does not
             # see as it leaves them are asked in turn before anything is committed.

@@ -726,6 +726,18 @@ def test_a_step_read_as_a_rivals_hunter_is_asked_once_a_change_went_uncommitted(
     assert tracker.actions == []
 
 
+def test_a_step_read_as_a_rivals_hunter_after_the_mover_was_waited_on_lifted_is_not_committed(tracker):
+    """A's cell lost a piece on a still board, nothing arrived: waited for as a hunter in
+    hand. The next still board shows a bare cell gained a piece, read as B's hunter. A
+    hunter hidden in a stack looks lifted too, and the table may have played on (sim.tabletop
+    development game 5,520,009: C joined A unseen, A stepped on, and C's three-cell step
+    onto A's new cell was committed): the misnamed arrival decides nothing."""
+    tracker.feed(board({"blue": "3,0"}), changes(m3_0=-1.0))
+    assert tracker.actions == [] and tracker.question is None
+    tracker.feed(board({"blue": "-2,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions == []
+
+
 def test_a_small_hunters_step_counts_by_his_own_size():
     """B's hunter is a fifth of the others' size (a pawn's head seen from above): his
     step changes his cells by under a third of a piece, too faint alone. Counted
@@ -806,3 +818,39 @@ def test_a_trap_taken_up_asked_about_and_left_stops_a_later_step_being_matched()
     stepped = board({"red": "-2,0", "blue": "3,0"}, traps={"3,0": "blue"})
     tracker.feed(stepped, changes(m3_0=-1.2, m2_0=1.0, **{"3_0": 0.3}))
     assert len(tracker.actions) == 2
+
+
+def denied_step(tracker):
+    """The reader surely sees A one cell east, frame after frame, but no cell changed."""
+    moved = board({"red": "-2,0", "blue": "3,0"})
+    for _ in range(5):
+        tracker.feed(moved, changes(settled=False))
+    return moved
+
+
+def test_a_move_the_reader_sees_but_the_changes_deny_is_asked_not_waited_on_silently(tracker):
+    """sim.tabletop development game 5,510,017: B's step read exactly, his cells barely
+    changed; the tracker waited without a word while the table played on. The referee is
+    asked whether the step is on the board, and his yes commits it."""
+    denied_step(tracker)
+    question = tracker.question
+    assert tracker.actions == [] and question is not None
+    here, gone = {"mammoth": False, "hunters": ["A"], "trap": None}, {"mammoth": False, "hunters": [], "trap": None}
+    cell = question.to_json()["cell"]
+    assert cell in ("-3,0", "-2,0"), "a cell the step changes"
+    step, stay = (gone, here) if cell == "-3,0" else (here, gone)
+    options = [o.to_json() for o in question.options]
+    assert options == [step, stay], "the reader's resolution first, the game's board last"
+    done = tracker.answer_question(question.id, options.index(step))
+    assert [e["action"] for e in done["committed"]] == [{"type": "move", "hunter": "A", "direction": "E",
+                                                          "distance": 1}]
+
+
+def test_a_denied_move_the_referee_says_is_not_there_is_not_asked_again_that_turn(tracker):
+    moved = denied_step(tracker)
+    question = tracker.question
+    stays = len(question.options) - 1            # the game's board, last
+    tracker.answer_question(question.id, stays)
+    for _ in range(5):
+        tracker.feed(moved, changes(settled=False))
+    assert tracker.actions == [] and tracker.question is None
