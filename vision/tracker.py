@@ -435,6 +435,9 @@ class GameTracker:
         #: for him: a hunter that arrives next may be a rival's, on a turn played since
         #: (the lifted one hidden in a stack), so a misnamed arrival decides nothing.
         self._lift_left = False
+        #: The first turns of a board read surely ahead on cells at rest, asked about
+        #: (:meth:`_ask_when_ahead_at_rest`): hidden turns may be inferred from them on.
+        self._read_ahead: frozenset = frozenset()
         self._answering = False
         #: (table version, position) of resolutions the referee said the board does not show.
         self._refuted: set[tuple] = set()
@@ -510,7 +513,7 @@ class GameTracker:
             self._version = snap.version
             self._pending, self._mover_trail = [], set()
             # The game changed elsewhere: the board it measured is gone.
-            self._left_cells, self._lift_left = None, False
+            self._left_cells, self._lift_left, self._read_ahead = None, False, frozenset()
             self._in_step = snap.phase == "no_game"
             self._last_reported = None
             self._times = {i: t for i, t in self._times.items() if i < snap.entries}
@@ -766,6 +769,8 @@ class GameTracker:
             # his card): prefer one the board was already seen heading to.
             preferred = [c for c in exact if any(c.action == p.action for p in self._pending)]
             chosen = (preferred or exact)[0]
+            if not self._answering and self._left_cells is not None and not chosen.changed <= self._left_cells:
+                return  # a turn was shown and left unanswered: the table has moved on since
             if self._changes_deny(position, chosen):
                 self._ask_after_denial(snap, chosen, timestamp, reading)
                 return
@@ -775,6 +780,8 @@ class GameTracker:
         if progress:
             self._pending = progress
             self._board_is_right()
+            return
+        if self._ask_when_ahead_at_rest(snap, seen, readable, timestamp, reading, hidden):
             return
         self._report_unexplained(snap, before, seen, timestamp)
 
@@ -865,7 +872,10 @@ class GameTracker:
         if evidence.at_rest(position.mammoth) and not self._small_mover_stepped(position, evidence):
             return False
         if self._moved_on_since_left(position, evidence):
-            return False
+            if not self._read_ahead or not observation.board_found:
+                return False
+            alone = max((fit for fit, _, _, _ in self._scored_by_changes(position, evidence)), default=0.0)
+            return self._propose_hidden_then_next(snap, position, evidence, observation, alone, first=self._read_ahead)
         if self._misplaces_still_hunters(position, evidence, observation):
             observation = replace(observation, unsure_cells=tuple(range(NUM_CELLS)))
         # A mover who vanishes was eliminated on his way only if he was seen on it.
@@ -1028,7 +1038,7 @@ class GameTracker:
         return False
 
     def _propose_hidden_then_next(self, snap: Snapshot, position: engine.Position, evidence: ChangeEvidence,
-                                  observation: Observation, alone_fit: float) -> bool:
+                                  observation: Observation, alone_fit: float, first=None) -> bool:
         """Propose turns the board did not show, then the move it shows: the player to
         move set (or took up) the trap under his own hunter, hidden by him, and so, maybe,
         did the players after him, and the next player then moved, which the board
@@ -1047,12 +1057,16 @@ class GameTracker:
         still board showed a change nothing was committed for (a move asked about, then
         undone by the next turns: sim.flatart development game 3,210,005, where A went two
         cells and came back, B's move between was taken for A's trap and B's move), unless
-        that change lay only under the player to move (:meth:`_only_under_mover`)."""
+        that change lay only under the player to move (:meth:`_only_under_mover`).
+        ``first``: the turns a chain must begin with (a board read ahead, asked about:
+        sim.flatart development game 3,200,010, A's and B's traps taken up under them)."""
         if self._change_left:
             return False
         before = BoardView.of_position(position)
         following, chains = [], {}
         for chain in self._hidden_turns(position, snap.variants):
+            if first is not None and chain[0].action not in first:
+                continue
             after = chain[-1].outcome.position.with_(hands=None)
             for c in build_candidates(after, snap.variants):
                 if isinstance(c.action, engine.Move) and c.changed:
@@ -1412,6 +1426,32 @@ class GameTracker:
             return
         self._ask_between([chosen], BoardView.of_position(snap.position), timestamp, reading=reading)
 
+    def _ask_when_ahead_at_rest(self, snap: Snapshot, seen: BoardView, candidates: list, timestamp: float,
+                                reading: Observation | None, hidden) -> bool:
+        """Whether a question was asked about a board no resolution explains, read surely
+        while the cells show no change at all: it may be turns ahead, made by pieces that
+        hide what they did (a trap put down under a hunter wider than it). Set aside as
+        a misreading, those turns could be taken back unseen and a later move committed
+        turns late (sim.flatart development game 3,210,016: A's and B's traps under their
+        pawns, read once, then both taken up; A's next move was committed as the first
+        turn, four false commits). The resolutions the reader reads surely on every cell
+        they change are asked about; a misreading costs a question the referee says no to."""
+        if reading is None or self.questions.current is not None or not self._misread_at_rest(snap, seen, hidden):
+            return False
+        unsure = _not_sure_of(reading)
+        shown = [c for c in candidates if not c.changed & unsure
+                 and all(contents_of_view(seen, x) == contents_of_view(c.view, x) for x in c.changed)
+                 and (snap.version, c.outcome.position) not in self._refuted]
+        if not shown or not self._ask_between(shown, BoardView.of_position(snap.position), timestamp, reading=reading):
+            return False
+        # Whole turns may stand unseen on the board: a piece's change elsewhere from now
+        # on is the table moving on, not a turn to match from the game's board, unless it
+        # follows the very turns the reader read (:meth:`_propose_hidden_then_next`).
+        if self._left_cells is None:
+            self._left_cells = frozenset(x for c in shown for x in c.changed)
+            self._read_ahead = frozenset(c.action for c in shown)
+        return True
+
     def _changes_unexplained(self, position: engine.Position) -> bool:
         """Whether the still board's cells changed in a way no legal resolution shows
         (the reader's unexplained board is then worth a report, not a misreading)."""
@@ -1514,6 +1554,7 @@ class GameTracker:
         self._mover_trail = set()
         self._pending = []
         self._change_left, self._left_cells, self._lift_left = False, None, False
+        self._read_ahead = frozenset()
         self._board_is_right()
         if self.board_changes is not None:
             self.board_changes.rest(keep=self._next_turn_shown(candidate))
@@ -1670,6 +1711,9 @@ class GameTracker:
         board, explained = self.questions.answer(self, question_id, option)
         chosen = question.chosen[option] if question.chosen else None
         if question.chosen:
+            if question.options[option] == contents_of_view(self.game_view(), question.cell):
+                # The referee says the game's board: no turn was left there.
+                self._left_cells, self._read_ahead = None, frozenset()
             self._refuted = {k for k in self._refuted if k[0] == question.version}
             self._refuted.update((question.version, c.outcome.position)
                                  for i, c in enumerate(question.chosen) if c is not None and i != option)

@@ -854,3 +854,86 @@ def test_a_denied_move_the_referee_says_is_not_there_is_not_asked_again_that_tur
     for _ in range(5):
         tracker.feed(moved, changes(settled=False))
     assert tracker.actions == [] and tracker.question is None
+
+
+def two_hidden_traps_read(tracker):
+    """The reader surely reads A's trap under A and B's under B, frame after frame, while
+    no cell changed: two turns ahead, or a misreading."""
+    ahead = board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red", "3,0": "blue"})
+    for _ in range(5):
+        tracker.feed(ahead, changes(settled=False))
+
+
+def test_a_sure_board_turns_ahead_on_cells_at_rest_is_asked_about_not_set_aside(tracker):
+    """sim.flatart development game 3,210,016: two wide pawns hid their traps whole. Set
+    aside as a misreading, the traps were taken up unseen and A's next move committed as
+    the first turn, four false commits. The turn the reader reads is asked about, and
+    while that stands a move elsewhere is the table moving on: nothing is committed."""
+    two_hidden_traps_read(tracker)
+    question = tracker.question
+    assert question is not None and question.to_json()["cell"] == "-3,0"
+    assert {"mammoth": False, "hunters": ["A"], "trap": "A"} in [o.to_json() for o in question.options]
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes())           # both traps taken up
+    tracker.feed(board({"red": "-2,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))   # A steps east
+    for _ in range(5):
+        tracker.feed(board({"red": "-2,0", "blue": "3,0"}), changes(settled=False, m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions == []
+
+
+def test_once_the_referee_says_no_turn_was_there_the_next_move_is_followed(tracker):
+    two_hidden_traps_read(tracker)
+    question = tracker.question
+    tracker.answer_question(question.id, len(question.options) - 1)    # the game's board: a misreading
+    tracker.feed(board({"red": "-2,0", "blue": "3,0"}), changes(m3_0=-1.0, m2_0=1.0))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_the_referees_answers_commit_a_turn_whose_cells_a_change_left_earlier_did_not_keep():
+    """A stands on his own trap beside B. A's cell lost a piece, B's changed a little, and a
+    far cell flickered as a piece put down does: asked, the change left, its cells kept.
+    The referee says A walked off his trap and joined B: that commits his step, though
+    the cell he joined is not one the change kept (sim.tabletop development game
+    5,500,001 stalled so on its last turn)."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.confirm_pass()                                                           # B passes
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker.feed(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}),
+                 changes(m3_0=-1.0, m3_1=0.2, **{"2_0": 0.5}))
+    question = tracker.question
+    walked = [o.to_json() for o in question.options].index({"mammoth": False, "hunters": [], "trap": "A"})
+    assert tracker.answer_question(question.id, walked)["committed"] == []
+    follow_up = tracker.question
+    assert follow_up is not None and follow_up.to_json()["cell"] == "-3,1"
+    joined = next(i for i, o in enumerate(follow_up.options) if set(o.hunters) == {"A", "B"})
+    done = tracker.answer_question(follow_up.id, joined)
+    assert [e["action"] for e in done["committed"]] == [{"type": "move", "hunter": "A", "direction": "SE",
+                                                         "distance": 1}]
+
+
+def test_hidden_traps_read_once_and_asked_about_are_committed_with_the_move_that_follows():
+    """A, then B, set a trap under his own hunter; the reader read both surely on cells at
+    rest, so A's was asked about (above). C then moved a cell west, plainly: the move
+    that follows the turns the reader read is committed with them, in order (sim.flatart
+    development game 3,200,010, two traps taken up so, then a move). A move that does not
+    follow them (A's own step east) is the table moving on: nothing is committed."""
+    def read_ahead():
+        tracker = seated_in_order("-3,0", "3,-2", "3,0")
+        ahead = board({"red": "-3,0", "blue": "3,-2", "green": "3,0"}, traps={"-3,0": "red", "3,-2": "blue"})
+        for _ in range(5):
+            tracker.feed(ahead, changes(settled=False))
+        assert tracker.question is not None and tracker.actions == []
+        return tracker
+
+    followed = read_ahead()
+    followed.feed(board({"red": "-3,0", "blue": "3,-2", "green": "2,0"}, traps={"-3,0": "red", "3,-2": "blue"}),
+                  changes(**{"3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in followed.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "place_trap", "hunter": "B"},
+        {"type": "move", "hunter": "C", "direction": "W", "distance": 1}]
+    moved_on = read_ahead()
+    moved_on.feed(board({"red": "-2,0", "blue": "3,-2", "green": "3,0"}, traps={"-3,0": "red", "3,-2": "blue"}),
+                  changes(m3_0=-1.0, m2_0=1.0))
+    assert moved_on.actions == []
