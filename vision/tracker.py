@@ -769,7 +769,7 @@ class GameTracker:
             # his card): prefer one the board was already seen heading to.
             preferred = [c for c in exact if any(c.action == p.action for p in self._pending)]
             chosen = (preferred or exact)[0]
-            if not self._answering and self._left_cells is not None and not chosen.changed <= self._left_cells:
+            if self._moved_on_from_left(chosen):
                 return  # a turn was shown and left unanswered: the table has moved on since
             if self._changes_deny(position, chosen):
                 self._ask_after_denial(snap, chosen, timestamp, reading)
@@ -998,6 +998,14 @@ class GameTracker:
             return False
         strength = np.abs(evidence.strength(position.mammoth))
         return any(c not in self._left_cells and c != CENTRE for c in np.flatnonzero(strength >= CHANGE_SHOWN))
+
+    def _moved_on_from_left(self, candidate: Candidate) -> bool:
+        """The reader's counterpart of :meth:`_moved_on_since_left`: ``candidate`` changes a
+        cell the change left unmatched did not keep. Not while the referee answers (his word
+        decides), nor once the cells' changes are no longer followed (the light re-learnt:
+        what they kept was measured under the old light)."""
+        return (not self._answering and self.board_changes is not None and self._left_cells is not None
+                and not candidate.changed <= self._left_cells)
 
     @staticmethod
     def _outweighed(scored) -> set[int]:
