@@ -512,8 +512,7 @@ class GameTracker:
         if snap.version != self._version:
             self._version = snap.version
             self._pending, self._mover_trail = [], set()
-            # The game changed elsewhere: the board it measured is gone.
-            self._left_cells, self._lift_left, self._read_ahead = None, False, frozenset()
+            self._forget_left_change()   # the game changed elsewhere: the board it measured is gone
             self._in_step = snap.phase == "no_game"
             self._last_reported = None
             self._times = {i: t for i, t in self._times.items() if i < snap.entries}
@@ -998,6 +997,10 @@ class GameTracker:
             return False
         strength = np.abs(evidence.strength(position.mammoth))
         return any(c not in self._left_cells and c != CENTRE for c in np.flatnonzero(strength >= CHANGE_SHOWN))
+
+    def _forget_left_change(self) -> None:
+        """What a change left unmatched kept (its cells, a lift waited on, turns read ahead)."""
+        self._left_cells, self._lift_left, self._read_ahead = None, False, frozenset()
 
     def _moved_on_from_left(self, candidate: Candidate) -> bool:
         """The reader's counterpart of :meth:`_moved_on_since_left`: ``candidate`` changes a
@@ -1561,8 +1564,8 @@ class GameTracker:
         self._proposed()
         self._mover_trail = set()
         self._pending = []
-        self._change_left, self._left_cells, self._lift_left = False, None, False
-        self._read_ahead = frozenset()
+        self._change_left = False
+        self._forget_left_change()
         self._board_is_right()
         if self.board_changes is not None:
             self.board_changes.rest(keep=self._next_turn_shown(candidate))

@@ -40,15 +40,15 @@ def seated_in_order(*cells: str):
     return tracker
 
 
-def on_his_trap():
-    """A (red) on his own trap on -3,0, B (blue) on 3,0, both as large as setup learnt
-    the hunters; A to move."""
+def on_his_trap(b_cell: str = "3,0", hunter_sizes=(SIZE, SIZE)):
+    """A (red) on his own trap on -3,0, B (blue) on ``b_cell``, of the sizes setup learnt
+    (``()``: unknown, the common size); A to move."""
     tracker = GameTracker(["A", "B"], tiles=layout())
     tracker.observe(board({"red": "-3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}))   # A puts a trap down
+    tracker.observe(board({"red": "-3,0", "blue": b_cell}))
+    tracker.observe(board({"red": "-3,0", "blue": b_cell}, traps={"-3,0": "red"}))   # A puts a trap down
     tracker.confirm_pass()                                                          # B passes
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE, SIZE))
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=hunter_sizes)
     return tracker
 
 
@@ -127,12 +127,7 @@ def test_two_resolutions_the_cells_show_alike_are_asked_between_not_guessed():
     """A stands on his own trap, B beside him. A's cell lost a piece, B's cell changed a
     little: A took his trap up, or A joined B (his arrival hidden by B). The reader reads
     neither: the referee is asked which, and nothing is committed."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}))   # A puts a trap down
-    tracker.confirm_pass()                                                           # B passes
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker = on_his_trap("-3,1", hunter_sizes=())
     turns = len(tracker.actions)
     tracker.feed(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}), changes(m3_0=-1.0, m3_1=0.2))
     assert len(tracker.actions) == turns
@@ -170,12 +165,7 @@ def test_a_cell_that_gained_a_piece_is_no_spill_of_one_taken_off_beside_it():
     taken up from under A, or A joining B, would leave -3,0's neighbours more like their
     tiles, never less: they do not explain the gain, so the one move that does is
     proposed rather than asked about."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,3"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,3"}, traps={"-3,0": "red"}))   # A puts a trap down
-    tracker.confirm_pass()                                                           # B passes
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker = on_his_trap("-3,3", hunter_sizes=())
     tracker.feed(board({"red": "-3,0", "blue": "-3,3"}, traps={"-3,0": "red"}), changes(m2_m1=1.0))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "NE", "distance": 1}
     assert tracker.question is None
@@ -186,12 +176,7 @@ def test_of_resolutions_the_cells_show_alike_the_one_the_reader_reads_where_they
     reader reads, surely, A beside B and A's trap left behind: the cells that decide
     between the two. A phantom it reads on a far cell decides nothing: the move is
     proposed. Were those cells unsure, the referee would be asked (above)."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}))   # A puts a trap down
-    tracker.confirm_pass()                                                           # B passes
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker = on_his_trap("-3,1", hunter_sizes=())
     joined = board({"red": "-3,1", "blue": "-3,1"}, traps={"-3,0": "red", "2,-1": "blue"})
     tracker.feed(joined, changes(m3_0=-1.0, m3_1=0.2))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
@@ -791,12 +776,7 @@ def test_a_small_movers_loss_larger_than_a_piece_is_not_lifted_past_the_trap_tak
     outweigh the trap taken up, but a change already larger than a piece is not his
     alone: the two tie, and the reader, who still sees A there with no trap, decides
     (sim.flatart development game 3,200,019 committed the step)."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,2"}, traps={"-3,0": "red"}))   # A puts a trap down
-    tracker.confirm_pass()                                                           # B passes
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(SIZE / 2, SIZE))
+    tracker = on_his_trap("-3,2", hunter_sizes=(SIZE / 2, SIZE))
     tracker.feed(board({"red": "-3,0", "blue": "-3,2"}), changes(m3_0=-2.8))
     assert tracker.actions[-1]["action"] == {"type": "remove_trap", "hunter": "A"}
 
@@ -894,12 +874,7 @@ def test_the_referees_answers_commit_a_turn_whose_cells_a_change_left_earlier_di
     The referee says A walked off his trap and joined B: that commits his step, though
     the cell he joined is not one the change kept (sim.tabletop development game
     5,500,001 stalled so on its last turn)."""
-    tracker = GameTracker(["A", "B"], tiles=layout())
-    tracker.observe(board({"red": "-3,0"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}))
-    tracker.observe(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}))   # A puts a trap down
-    tracker.confirm_pass()                                                           # B passes
-    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+    tracker = on_his_trap("-3,1", hunter_sizes=())
     tracker.feed(board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,0": "red"}),
                  changes(m3_0=-1.0, m3_1=0.2, **{"2_0": 0.5}))
     question = tracker.question
