@@ -34,6 +34,7 @@ from .colour import (TILE_CLASSES, assign_with_quota, cluster_tiles, fit_gain_fi
 from .geometry import CELL_CENTRES, BoardLocator, CellSampler, mirror_frame
 from .pose import CameraPose
 from .observation import Observation
+from .together import place_together
 from .tokens import FIGURE_MATCH, TokenReader
 
 #: A tile-ring point further than this (weighted ΔE) from its expected tile is foreign.
@@ -302,6 +303,8 @@ class BoardReader:
             seen = read_changes(self.calibration.changes, grid, ~occluded, grass, self.labels, leans,
                                 measured=measured, **by_label)
             occluded = occluded | seen.unknown
+        # (Once, on the reading kept: the models' odds of this frame are computed once.)
+        seen = place_together(seen, grass, self.labels, **by_label)
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,
                                         seen.traps, cell_conf)

@@ -180,14 +180,16 @@ def test_a_grey_mammoth_figure_as_wide_as_the_cross_is_learnt_by_its_changes():
 
 def without(monkeypatch, rule: str):
     """The changes reader with one of its classifier rules switched off (each takes the
-    reading and its confidence first, and gives them back changed)."""
+    reading and its confidence first, and gives them back changed); call
+    ``colours_alone`` too, since the reader's last stage mends much of what a rule
+    switched off leaves wrong."""
     if rule == "lone_traps":
         monkeypatch.setattr(vision.changes, rule, lambda traps, conf, *args: (traps, conf))
     else:
         monkeypatch.setattr(vision.changes, rule, lambda hunters, traps, conf, *args: (hunters, conf))
 
 
-def test_a_trap_the_colours_miss_where_the_classifier_sees_one_is_read_unsure(monkeypatch):
+def test_a_trap_the_colours_miss_where_the_classifier_sees_one_is_read_unsure(monkeypatch, colours_alone):
     """Meeples over printed-token traps: one lone trap shows too little of its player's
     colour to pass the trap's line; the classifier sees a trap on that grass cell,
     where nothing else was read, so it is read with the owner whose colour shows most,
@@ -195,30 +197,33 @@ def test_a_trap_the_colours_miss_where_the_classifier_sees_one_is_read_unsure(mo
     observation, truth, _ = read(3_000_134, 0)
     assert frame_right(observation, truth)
     without(monkeypatch, "lone_traps")
+    colours_alone()
     bare, _, _ = read(3_000_134, 0)
     missed = set(observation.traps) - set(bare.traps)
     assert missed and missed <= set(observation.unsure_cells)
 
 
-def test_a_star_the_classifier_sees_on_his_cell_is_not_read_on_a_patch_of_his_colour(monkeypatch):
+def test_a_star_the_classifier_sees_on_his_cell_is_not_read_on_a_patch_of_his_colour(monkeypatch, colours_alone):
     """Small stars over rings, a near-black player: the colours put a hunter where the
     classifier sees none, and it sees one on a free cell showing his colour most: he is
     read there, unsure, and the frame right."""
     observation, truth, _ = read(3_000_137, 1)
     assert frame_right(observation, truth)
     without(monkeypatch, "misplaced_hunters")
+    colours_alone()
     bare, _, _ = read(3_000_137, 1)
     moved = [k for k, cell in observation.hunters.items() if bare.hunters.get(k) != cell]
     assert moved and all(observation.hunters[k] in observation.unsure_cells for k in moved)
 
 
-def test_a_hunter_read_nowhere_is_read_unsure_on_his_own_trap(monkeypatch):
+def test_a_hunter_read_nowhere_is_read_unsure_on_his_own_trap(monkeypatch, colours_alone):
     """Small stars over rings, every hunter standing on a trap of his own: one of them
     shows as his trap alone and was read nowhere; the classifier gives a hunter there
     some chance, and more than on his other trap, so he is read there, unsure."""
     observation, truth, _ = read(3_000_073, 1)
     assert frame_right(observation, truth)
     without(monkeypatch, "unplaced_onto_own_traps")
+    colours_alone()
     bare, _, _ = read(3_000_073, 1)
     placed = set(observation.hunters) - set(bare.hunters)
     assert placed

@@ -1,0 +1,185 @@
+"""The pieces placed together (vision.together): every player placed at once by the
+learned models' odds over the whole board, the colours' reading as a prior; each grass
+cell's trap as the classifier (or, under a hunter, the fine model) says."""
+import numpy as np
+import pytest
+
+from engine.hexgrid import CENTRE, NUM_CELLS
+from vision.together import (OFF_BOARD_UNSEEN, ON_TRAP_ODDS, READ_TRAP_ODDS, UNDER_NEW_ODDS, UNDER_READ_ODDS,
+                             place_hunters, place_traps)
+
+LABELS = ["c0", "c1", "c2"]
+MAMMOTH = CENTRE
+
+
+def hunter_odds(**cells):
+    odds = np.full(NUM_CELLS, 0.01)
+    for cell, value in cells.items():
+        odds[int(cell[1:])] = value
+    return odds
+
+
+def owners(table: dict, seats: int = 3):
+    """Owner odds by cell (a seat's chance), an even spread elsewhere; records what was asked."""
+    def odds(cells):
+        odds.asked.extend(cells)
+        return np.array([table.get(c, [1 / seats] * seats) for c in cells], float)
+    odds.asked = []
+    return odds
+
+
+def sure(*cells):
+    conf = np.full(NUM_CELLS, 0.5)
+    conf[list(cells)] = 1.0
+    return conf
+
+
+def test_players_the_colours_swapped_are_placed_where_the_owner_model_names_them():
+    """c0 and c1 read on each other's cells, unsure; both models are sure of the other way
+    round: they are swapped, and both cells are reported changed (the reader makes them
+    unsure)."""
+    placed = place_hunters({"c0": 4, "c1": 9, "c2": 20}, sure(20), {}, MAMMOTH, hunter_odds(x4=0.95, x9=0.95, x20=0.9),
+                           None, owners({4: [0.05, 0.9, 0.05], 9: [0.9, 0.05, 0.05], 20: [0.05, 0.05, 0.9]}),
+                           LABELS)
+    assert placed.hunters == {"c0": 9, "c1": 4, "c2": 20}
+    assert placed.changed == {4, 9}
+
+
+def test_a_sure_reading_stands_against_a_model_in_doubt():
+    """Read surely on 4 and 9, c0 and c1 stay there though the owner model leans (0.6)
+    the other way round on both cells: nothing changes."""
+    placed = place_hunters({"c0": 4, "c1": 9}, sure(4, 9), {}, MAMMOTH, hunter_odds(x4=0.9, x9=0.9), None,
+                           owners({4: [0.4, 0.6], 9: [0.6, 0.4]}, seats=2), ["c0", "c1"])
+    assert placed.hunters == {"c0": 4, "c1": 9} and placed.changed == set()
+
+
+def test_a_hunter_on_a_trap_of_his_colour_is_found_by_the_fine_model():
+    """The colours read only c1's trap on 12 (his hunter on it passes for the trap) and
+    the classifier sees no hunter there; the fine hunter_on_trap model does: he is placed
+    on it. It is asked about trap cells only."""
+    asked = []
+
+    def on_trap(cells):
+        asked.extend(cells)
+        return np.array([0.9 if c == 12 else 0.05 for c in cells])
+
+    placed = place_hunters({"c0": 4}, sure(4), {12: "c1", 30: "c0"}, MAMMOTH, hunter_odds(x4=0.95, x12=0.04), on_trap,
+                           owners({4: [0.9, 0.05, 0.05], 12: [0.05, 0.9, 0.05]}), LABELS)
+    assert placed.hunters == {"c0": 4, "c1": 12} and placed.changed == {12}
+    assert sorted(asked) == [12, 30]
+
+
+def test_a_player_the_colours_read_nowhere_is_placed_only_where_the_models_are_surer_than_not():
+    """Setup taught the colours his look: a player they read nowhere may be off the board
+    (eliminated). He is placed only where a hunter of his is likelier than not
+    (OFF_BOARD_UNSEEN); the owner model is asked only about cells a hunter may stand on
+    (CANDIDATE_ODDS) or was read on."""
+    owner = owners({4: [0.9, 0.05, 0.05], 7: [0.05, 0.9, 0.05]})
+    placed = place_hunters({"c0": 4}, sure(4), {}, MAMMOTH, hunter_odds(x4=0.95, x7=0.5), None, owner, LABELS)
+    assert 0.5 * 0.9 < OFF_BOARD_UNSEEN
+    assert placed.hunters == {"c0": 4} and placed.changed == set()
+    assert sorted(owner.asked) == [4, 7]
+    placed = place_hunters({"c0": 4}, sure(4), {}, MAMMOTH, hunter_odds(x4=0.95, x7=0.9), None,
+                           owners({4: [0.9, 0.05, 0.05], 7: [0.05, 0.9, 0.05]}), LABELS)
+    assert placed.hunters == {"c0": 4, "c1": 7} and placed.changed == {7}
+
+
+def test_on_a_trap_the_fine_model_doubting_a_hunter_caps_the_classifier():
+    """The classifier takes a flat trap for a hunter a third of the time; where the fine
+    hunter_on_trap model gives one less than ON_TRAP_ODDS its word caps the classifier's:
+    an absent player is not put on his trap, nor a player read on a stack moved onto it
+    (the shared sample flat-6900001)."""
+    owner = owners({9: [0.0, 0.0, 0.99], 11: [0.5, 0.0, 0.5]})
+    hunters = {"c0": 11, "c2": 11}
+
+    def place(on_trap):
+        return place_hunters(hunters, sure(), {9: "c2"}, MAMMOTH, hunter_odds(x9=0.45, x11=0.9),
+                             lambda cells: np.array([on_trap if c == 9 else 0.9 for c in cells]), owner, LABELS)
+    assert place(0.25).hunters == hunters and place(0.25).changed == set()
+    assert ON_TRAP_ODDS > 0.25
+    # (What the classifier's word alone would do.)
+    assert place(0.45).hunters == {"c0": 11, "c2": 9}
+
+
+def test_a_hunter_read_on_another_players_trap_is_named_by_the_colours_not_the_owner_model():
+    """On c1's trap, c0's hunter shows two colours and the owner model names c1 (it learnt
+    one piece's colours); c0 stays there, not moved onto his own trap elsewhere, which
+    the owner model names his (sim.tabletop development game 5,520,004: A so moved
+    looked as if he had stayed, and his step onto B's trap was committed as his trap
+    taken up)."""
+    owner = owners({3: [0.1, 0.9, 0.0], 5: [0.99, 0.01, 0.0]})
+    placed = place_hunters({"c0": 3}, sure(), {3: "c1", 5: "c0"}, MAMMOTH, hunter_odds(x3=0.9, x5=0.4),
+                           lambda cells: np.array([0.9 if c == 3 else 0.3 for c in cells]), owner, LABELS[:2])
+    assert placed.hunters == {"c0": 3} and placed.changed == set()
+
+
+def test_a_player_the_colours_read_somewhere_moves_on_the_models_word_but_stays_on_the_board():
+    """Read unsure on 7 where the classifier sees no hunter, c1 goes where it sees one his
+    owner model names him; where it sees none of his anywhere, he stays where he was
+    read (a player the colours read is on the board)."""
+    placed = place_hunters({"c0": 4, "c1": 7}, sure(4), {}, MAMMOTH, hunter_odds(x4=0.95, x7=0.01, x9=0.3),
+                           None, owners({4: [0.9, 0.05, 0.05], 9: [0.1, 0.8, 0.1]}), LABELS)
+    assert placed.hunters == {"c0": 4, "c1": 9} and placed.changed == {7, 9}
+    placed = place_hunters({"c0": 4, "c1": 7}, sure(4), {}, MAMMOTH, hunter_odds(x4=0.95, x7=0.01), None,
+                           owners({4: [0.998, 0.001, 0.001], 7: [0.3, 0.1, 0.6]}), LABELS)
+    assert placed.hunters == {"c0": 4, "c1": 7} and placed.changed == set()
+
+
+def test_two_hunters_may_share_a_cell_three_may_not():
+    """c1, read unsure where the classifier sees no hunter, is placed with c0 where the
+    owner model shows both; of three read on one cell, one goes to his next likeliest."""
+    placed = place_hunters({"c0": 5, "c1": 9}, sure(5), {}, MAMMOTH, hunter_odds(x5=0.95), None,
+                           owners({5: [0.5, 0.5], 9: [0.5, 0.5]}, seats=2), ["c0", "c1"])
+    assert placed.hunters == {"c0": 5, "c1": 5} and placed.changed == {5, 9}
+    placed = place_hunters({"c0": 5, "c1": 5, "c2": 5}, sure(), {}, MAMMOTH, hunter_odds(x5=0.95, x6=0.6), None,
+                           owners({5: [0.34, 0.33, 0.33], 6: [0.34, 0.33, 0.33]}), LABELS)
+    assert sorted(placed.hunters.values()) == [5, 5, 6]
+
+
+def test_the_mammoths_cell_and_the_cross_keep_the_players_the_colours_read_there():
+    """The classifier sees a hunter in a mammoth's figure, and its reference of the cross
+    holds the mammoth: nobody is put on either cell, however sure it is; a player read on
+    the cross stays there though it gives him no chance."""
+    owner = owners({5: [0.9, 0.05, 0.05], 18: [0.05, 0.9, 0.05], 25: [0.05, 0.05, 0.9]})
+    placed = place_hunters({"c0": 5, "c1": CENTRE}, sure(5), {}, 25, hunter_odds(x5=0.95, x18=0.01, x25=0.99),
+                           None, owner, LABELS)
+    assert placed.hunters == {"c0": 5, "c1": CENTRE} and placed.changed == set()
+
+
+GRASS = np.ones(NUM_CELLS, bool)
+
+
+def trap_odds(**cells):
+    odds = np.full(NUM_CELLS, 0.001)
+    for cell, value in cells.items():
+        odds[int(cell[1:])] = value
+    return odds
+
+
+def test_a_lone_trap_the_colours_missed_is_read_as_the_owner_model_names_it():
+    placed = place_traps({}, {"c0": 4}, GRASS, 18, trap_odds(x9=0.8), None, owners({9: [0.1, 0.2, 0.7]}),
+                         LABELS)
+    assert placed.traps == {9: "c2"} and placed.changed == {9}
+
+
+@pytest.mark.parametrize("odds, kept", [(READ_TRAP_ODDS + 0.1, True), (READ_TRAP_ODDS / 2, False)])
+def test_a_lone_trap_the_colours_read_stays_unless_the_classifier_all_but_rules_it_out(odds, kept):
+    """The classifier misses more lone traps than the colours: a trap they read stays down
+    to READ_TRAP_ODDS, and keeps the owner they read."""
+    placed = place_traps({9: "c1"}, {}, GRASS, 18, trap_odds(x9=odds), None, owners({}), LABELS)
+    assert placed.traps == ({9: "c1"} if kept else {})
+
+
+def test_under_a_hunter_the_fine_model_alone_says_whether_a_trap_lies():
+    """A trap read under c0 that trap_under_hunter doubts goes, one read under c2 it gives
+    even odds stays; one it is all but sure of under c1, read by nobody, is c1's own (a
+    hunter sets his trap on his own cell); a trap on the mammoth's cell, or on a cell no
+    trap may lie on, is left as read."""
+    under = {4: 0.1, 7: UNDER_NEW_ODDS, 9: UNDER_READ_ODDS}
+    grass = GRASS.copy()
+    grass[30] = False
+    placed = place_traps({4: "c0", 9: "c1", 18: "c2", 30: "c2"}, {"c0": 4, "c1": 7, "c2": 9}, grass, 18,
+                         trap_odds(x4=0.9, x7=0.2), lambda cells: np.array([under[c] for c in cells]), owners({}),
+                         LABELS)
+    assert placed.traps == {7: "c1", 9: "c1", 18: "c2", 30: "c2"}
+    assert placed.changed == {4, 7}
