@@ -8,8 +8,8 @@ cell. The learned models say, of every cell, how likely a hunter stands there (t
 classifier, or the fine ``hunter_on_trap`` model where a trap lies, which sees a small
 piece on a trap of its colour) and whose piece it is (the owner model, against each
 player's hunter as setup saw him). Here each player is placed on the cell those odds
-make likeliest, all players at once (one assignment, a cell holding two hunters at
-most), where the colours' reading counts as a prior: a sure reading :data:`READ_SURE`
+make likeliest, all players at once (one assignment, each further hunter on a cell
+half as likely), where the colours' reading counts as a prior: a sure reading :data:`READ_SURE`
 times, an unsure one :data:`READ_UNSURE` times as likely; a player the colours read
 nowhere stays off the board unless the models are surer than not of him somewhere. Then each grass cell's trap is what the classifier
 (the fine ``trap_under_hunter`` model under a hunter) says of it, owned as the colours
@@ -68,10 +68,10 @@ TRAP_ODDS, READ_TRAP_ODDS = 0.5, 0.05
 #: Under a hunter, the fine model's odds that keep a trap the colours read, and that
 #: put one they did not.
 UNDER_READ_ODDS, UNDER_NEW_ODDS = 0.5, 0.95
-#: Most hunters one cell is read to hold, and the odds of a second one there (stacks
-#: are rarer than lone hunters: without them a hunter read unsure beside a stack
+#: Each further hunter on a cell is this much less likely than the one before (stacks
+#: are rarer than lone hunters: at even odds a hunter read unsure beside a stack
 #: joined it, sim.flatart development tables 3,000,007 and 3,000,073).
-STACK, SECOND_ON_CELL = 2, 0.5
+FURTHER_ON_CELL = 0.5
 #: A cost no assignment takes (a place a player may not go).
 _NEVER = 1e9
 
@@ -151,11 +151,13 @@ def place_hunters(hunters: dict, conf: np.ndarray, traps: dict, mammoth, hunter_
             cost[k, cells.index(at)] -= np.log(READ_SURE if conf[at] >= SURE_READING else READ_UNSURE)
         for c in colours_only & (set(cells) - {hunters.get(label)}):
             cost[k, cells.index(c)] = _NEVER
-    # Each cell as many times as it may hold hunters, then each player's own "off the board".
+    # Each cell once for each hunter it may hold (every player's), then each player's own
+    # "off the board".
     off = np.full((len(labels), len(labels)), _NEVER)
     np.fill_diagonal(off, [_NEVER if label in hunters else -np.log(OFF_BOARD_UNSEEN) for label in labels])
-    rows, cols = linear_sum_assignment(np.hstack([cost] + [cost - np.log(SECOND_ON_CELL)] * (STACK - 1) + [off]))
-    placed = {labels[k]: cells[col % len(cells)] for k, col in zip(rows, cols) if col < STACK * len(cells)}
+    slots = [cost - k * np.log(FURTHER_ON_CELL) for k in range(len(labels))]
+    rows, cols = linear_sum_assignment(np.hstack(slots + [off]))
+    placed = {labels[k]: cells[col % len(cells)] for k, col in zip(rows, cols) if col < len(slots) * len(cells)}
     changed = {c for label in labels for c in (hunters.get(label), placed.get(label))
                if c is not None and hunters.get(label) != placed.get(label)}
     return Placed(placed, traps, changed)
