@@ -180,8 +180,9 @@ def place_traps(traps: dict, hunters: dict, grass: np.ndarray, mammoth, trap_odd
     if trap_under_hunter_odds is not None and under:
         odds[under] = trap_under_hunter_odds(under)
     placed = {c: owner for c, owner in traps.items() if c not in cells}
-    keep, put = (np.where([c in standing for c in range(NUM_CELLS)], bar, lone)
-                 for bar, lone in ((UNDER_READ_ODDS, READ_TRAP_ODDS), (UNDER_NEW_ODDS, TRAP_ODDS)))
+    stood_on = np.array([c in standing for c in range(NUM_CELLS)])
+    keep = np.where(stood_on, UNDER_READ_ODDS, READ_TRAP_ODDS)
+    put = np.where(stood_on, UNDER_NEW_ODDS, TRAP_ODDS)
     new = [c for c in cells if odds[c] >= put[c] and c not in traps and c not in standing]
     named = dict(zip(new, np.asarray(owner_odds(new), float).argmax(axis=1))) if new else {}
     for c in cells:
