@@ -7,8 +7,8 @@ and the referee is asked before a board holding such a guess is committed.
 """
 import numpy as np
 
-from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, parse_cell
-from vision.changes import (HUNTER_ODDS, LONE_TRAP_ODDS, MAMMOTH_ELSEWHERE_ODDS, MAMMOTH_ODDS,
+from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name, parse_cell
+from vision.changes import (HUNTER_ODDS, LONE_TRAP_ODDS, MAMMOTH_ELSEWHERE_ODDS, MAMMOTH_GONE_ODDS, MAMMOTH_ODDS,
                             MAMMOTH_ON_HUNTER_ODDS, MISPLACED_ODDS, NO_MAMMOTH_ODDS, UNPLACED_ODDS, lone_traps,
                             mammoth_by_odds, misplaced_hunters, unplaced_onto_own_traps)
 
@@ -57,8 +57,22 @@ def test_the_mammoth_stays_where_the_classifier_sees_some_piece():
     """A tall figure photographed from the side shows his back two cells away, and the
     classifier takes his base for a trap (the shared sample photo-9100001)."""
     at = cell("3,0")
-    mammoth, conf = mammoth_by_odds(at, sure(), odds({"2,-1": 0.9}), odds({"3,0": 0.6, "2,-1": 0.9}))
+    photographed = odds({"2,-1": 0.887, "3,0": 0.046})   # the sample's own odds
+    mammoth, conf = mammoth_by_odds(at, sure(), photographed, odds({"3,0": 0.6, "2,-1": 0.9}))
     assert mammoth == at and conf.min() == 1.0
+
+
+def test_the_mammoth_leaves_a_piece_where_the_classifier_rules_him_out():
+    """His colours took a trap for him (sim.tabletop development tables, session 20): the
+    classifier sees a piece there but gives him under MAMMOTH_GONE_ODDS, and is sure of
+    him on a cell next to it or far away: he moves there, both cells unsure."""
+    at = cell("3,0")
+    for seen in ("2,-1", next(cell_name(n) for n in NEIGHBOURS[at] if n is not None)):
+        ruled_out = odds({seen: 0.9, "3,0": MAMMOTH_GONE_ODDS - 0.001})
+        mammoth, conf = mammoth_by_odds(at, sure(), ruled_out, odds({"3,0": 1.0, seen: 1.0}))
+        assert mammoth == cell(seen) and conf[at] == 0.0 and conf[mammoth] == 0.0
+    two_places = odds({"2,-1": 0.9, "-3,3": MAMMOTH_ELSEWHERE_ODDS, "3,0": 0.0})
+    assert mammoth_by_odds(at, sure(), two_places, odds({"3,0": 1.0}))[0] == at, "not sure where he is"
 
 
 def test_the_mammoth_moves_off_a_cell_where_the_classifier_sees_a_hunter():
@@ -68,10 +82,11 @@ def test_the_mammoth_moves_off_a_cell_where_the_classifier_sees_a_hunter():
     at = cell("3,0")
     piece_there = odds({"3,0": 1.0, "2,-1": 1.0})
     hunter_there = odds({"3,0": MAMMOTH_ON_HUNTER_ODDS})
-    mammoth, conf = mammoth_by_odds(at, sure(), odds({"2,-1": 0.9}), piece_there, hunter_there)
+    not_ruled_out = odds({"2,-1": 0.9, "3,0": MAMMOTH_GONE_ODDS})
+    mammoth, conf = mammoth_by_odds(at, sure(), not_ruled_out, piece_there, hunter_there)
     assert mammoth == cell("2,-1") and conf[at] == 0.0 and conf[mammoth] == 0.0
     doubtful = odds({"3,0": MAMMOTH_ON_HUNTER_ODDS - 0.01})
-    assert mammoth_by_odds(at, sure(), odds({"2,-1": 0.9}), piece_there, doubtful)[0] == at
+    assert mammoth_by_odds(at, sure(), not_ruled_out, piece_there, doubtful)[0] == at
 
 
 def test_the_mammoth_stays_on_a_hunter_when_the_classifier_sees_him_on_two_cells_apart():
@@ -79,7 +94,7 @@ def test_the_mammoth_stays_on_a_hunter_when_the_classifier_sees_him_on_two_cells
     cell and 0.92 on another four cells away (his), and a hunter where the colours put
     him: it is not sure where he is, so the colours' cell stays."""
     at = CENTRE
-    two_cells = odds({"-2,-1": 0.99, "3,0": MAMMOTH_ELSEWHERE_ODDS})
+    two_cells = odds({"-2,-1": 0.99, "3,0": MAMMOTH_ELSEWHERE_ODDS, "0,0": MAMMOTH_GONE_ODDS})
     hunter_there = odds({"0,0": 0.98})
     mammoth, conf = mammoth_by_odds(at, sure(), two_cells, odds({"0,0": 1.0}), hunter_there)
     assert mammoth == at and conf.min() == 1.0
@@ -91,9 +106,11 @@ def test_the_mammoth_stays_when_the_classifier_is_not_sure_of_another_cell():
 
 
 def test_a_figure_seen_on_the_next_cell_stays_where_his_colours_are():
+    """He leans over the next cell, where the classifier is surest of him; it does not
+    rule him out on his own (MAMMOTH_GONE_ODDS)."""
     beside = next(n for n in NEIGHBOURS[cell("0,2")] if n is not None)
     probabilities = np.zeros(NUM_CELLS)
-    probabilities[beside] = 0.95
+    probabilities[[beside, cell("0,2")]] = (0.95, MAMMOTH_GONE_ODDS)
     mammoth, conf = mammoth_by_odds(cell("0,2"), sure(), probabilities, NOTHING)
     assert mammoth == cell("0,2") and conf.min() == 1.0
 
