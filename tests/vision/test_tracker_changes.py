@@ -183,6 +183,29 @@ def test_of_resolutions_the_cells_show_alike_the_one_the_reader_reads_where_they
     assert tracker.question is None
 
 
+def test_of_resolutions_the_cells_show_alike_the_one_the_reader_reads_unsure_where_they_differ_is_proposed():
+    """As above, but the reader is unsure of both deciding cells (its last stage placed
+    A there against his colours): the cells' changes and the reading, two witnesses,
+    still name one resolution, which is proposed rather than asked about."""
+    tracker = on_his_trap("-3,1", hunter_sizes=())
+    deciding = (parse_cell("-3,0"), parse_cell("-3,1"))
+    joined = replace(board({"red": "-3,1", "blue": "-3,1"}, traps={"-3,0": "red"}), unsure_cells=deciding)
+    tracker.feed(joined, changes(m3_0=-1.0, m3_1=0.2))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
+    assert tracker.question is None
+
+
+def test_of_resolutions_the_cells_show_alike_one_read_under_a_hand_is_asked_about():
+    """As above, with a hand over the cell A joined: what the reader makes of a covered
+    cell is no reading, so the referee is asked."""
+    tracker = on_his_trap("-3,1", hunter_sizes=())
+    turns = len(tracker.actions)
+    joined = replace(board({"red": "-3,1", "blue": "-3,1"}, traps={"-3,0": "red"}),
+                     unsure_cells=(parse_cell("-3,0"),), occluded=True, occluded_cells=(parse_cell("-3,1"),))
+    tracker.feed(joined, changes(m3_0=-1.0, m3_1=0.2))
+    assert len(tracker.actions) == turns and tracker.question is not None
+
+
 def test_a_trap_under_a_hunter_the_reader_surely_sees_gone_is_asked_not_committed(tracker):
     """sim.tabletop development game 5,510,010: A stepped east, his tall pawn leaning back
     over his old cell, which changed more than the cell he reached. The changes alone
