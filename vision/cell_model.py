@@ -214,11 +214,12 @@ class FineModel(CellClassifier):
     and asked about a few cells a frame, so its finer crops cost little.
     """
 
-    def odds(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray:
-        """The odds ``(n,)`` for crops ``now`` and ``reference`` ``(n, FINE_CROP, FINE_CROP, 3)``."""
+    def odds(self, now: np.ndarray, reference: np.ndarray | None, planes=None) -> np.ndarray:
+        """The odds ``(n,)`` for crops ``now`` and ``reference`` ``(n, FINE_CROP, FINE_CROP, 3)``
+        (or the reference's :func:`reference_planes`, ``planes``, computed once a table)."""
         if len(now) == 0:
             return np.zeros(0)
-        return self.probabilities(pair_input(now, reference, np.zeros(len(now), bool)))[:, 0]
+        return self.probabilities(pair_input(now, reference, np.zeros(len(now), bool), planes))[:, 0]
 
 
 #: How sharply the owner model's likeness (a cosine, -1 to 1) tells one player from
@@ -237,12 +238,13 @@ class OwnerModel(CellClassifier):
     colours no generator drew (one random mix a table, players' pieces and tiles alike).
     """
 
-    def embeddings(self, now: np.ndarray, reference: np.ndarray) -> np.ndarray:
-        """Unit vectors ``(n, d)`` for crop pairs ``(n, CROP, CROP, 3)``."""
-        out = self.outputs(pair_input(now, reference, np.zeros(len(now), bool)))
+    def embeddings(self, now: np.ndarray, reference: np.ndarray | None, planes=None) -> np.ndarray:
+        """Unit vectors ``(n, d)`` for crop pairs ``(n, CROP, CROP, 3)`` (``planes``: as
+        :meth:`FineModel.odds`)."""
+        out = self.outputs(pair_input(now, reference, np.zeros(len(now), bool), planes))
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
 
-    def odds(self, now: np.ndarray, reference: np.ndarray, players: np.ndarray) -> np.ndarray:
+    def odds(self, now: np.ndarray, reference: np.ndarray | None, players: np.ndarray, planes=None) -> np.ndarray:
         """Each pair's chance of being each player's ``(n, seats)``; ``players`` are the
         seats' own :meth:`embeddings`, from setup. Rows sum to one.
 
@@ -250,7 +252,7 @@ class OwnerModel(CellClassifier):
         proportion to exp(OWNER_SHARPNESS × likeness)."""
         if len(now) == 0:
             return np.zeros((0, len(players)))
-        logits = OWNER_SHARPNESS * self.embeddings(now, reference) @ players.T
+        logits = OWNER_SHARPNESS * self.embeddings(now, reference, planes) @ players.T
         odds = np.exp(logits - logits.max(axis=1, keepdims=True))
         return odds / odds.sum(axis=1, keepdims=True)
 
@@ -264,6 +266,11 @@ SURE = 0.9
 #: model trained on both generators is less often that sure (a rendered kit trap at
 #: 0.977), and at 0.95 asks about 2 more wrong sim.tabletop frames, no right one.
 SURE_TRAP = 0.95
+
+
+def _rows(planes: tuple[np.ndarray, np.ndarray], cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`reference_planes` of some cells, from those of the whole board."""
+    return planes[0][cells], planes[1][cells]
 
 
 class SecondOpinion:
@@ -283,6 +290,10 @@ class SecondOpinion:
         #: fine crops they need (none without those crops).
         self.fine = {} if fine_cells is None else {q: m for q, m in (fine or {}).items() if m is not None}
         self.fine_cells = fine_cells
+        # The empty board's planes for the fine and owner models, computed once a table
+        # (each frame asks them about a few cells, several times).
+        self.fine_planes = None if fine_cells is None else reference_planes(fine_cells, np.zeros(len(fine_cells), bool))
+        self.owner_planes = reference_planes(empty_cells, np.zeros(len(empty_cells), bool))
         #: The owner model, and each seat's piece as it embeds him at setup (``setup``:
         #: the calibration's setup crops and cells); None without either.
         self.owner, self.players = None, None
@@ -307,7 +318,8 @@ class SecondOpinion:
         if self.owner is None:
             return None
         cells = np.asarray(list(cells), int)
-        return self.owner.odds(cell_crops(frame, homography, cells=cells), self.empty_cells[cells], self.players)
+        return self.owner.odds(cell_crops(frame, homography, cells=cells), None, self.players,
+                               _rows(self.owner_planes, cells))
 
     def owner_answers(self, frame: np.ndarray, homography: np.ndarray) -> "FineAnswers | None":
         """:meth:`owner_odds` on the cells of ``frame`` asked about, each computed once."""
@@ -320,8 +332,8 @@ class SecondOpinion:
         if question not in self.fine:
             return None
         cells = np.asarray(list(cells), int)
-        return self.fine[question].odds(cell_crops(frame, homography, size=FINE_CROP, cells=cells),
-                                        self.fine_cells[cells])
+        return self.fine[question].odds(cell_crops(frame, homography, size=FINE_CROP, cells=cells), None,
+                                        _rows(self.fine_planes, cells))
 
     def fine_answers(self, question: str, frame: np.ndarray, homography: np.ndarray) -> "FineAnswers":
         """``question``'s odds on the cells of ``frame`` asked about, each computed once."""
