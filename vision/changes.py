@@ -1496,9 +1496,9 @@ def mammoth_by_odds(mammoth: int | None, conf: np.ndarray, mammoth_odds, piece_o
     on every cell away from the one it is sure of), and his own odds under :data:`NO_MAMMOTH_ODDS`, on
     the cell his colours put him on, or his colours put him nowhere; whatever stands there
     when it gives him under :data:`MAMMOTH_GONE_ODDS` on it and is sure of him in one place
-    only. A standing figure shows its
-    lit side or its shaded flank, and a colour learnt from one side at setup is seen in
-    the grass's or the rock's print rather than on the figure turned in flight. Where
+    only. A standing figure shows its lit side or its shaded flank, and a colour learnt
+    from one side at setup is seen in the grass's or the rock's print rather than on the
+    figure turned in flight. Where
     the classifier sees a piece, the colours keep him: a tall figure in a photograph
     stands on his cell and shows his back two cells away (the shared sample
     photo-9100001), and a figure leaning over the next cell shows there (measured on
