@@ -287,19 +287,17 @@ class SecondOpinion:
         self.reference = reference_planes(empty_cells, board_cross())
         self.board_input = BoardInput(self.reference)
         #: The fine models by question (:data:`FINE_MODEL_PATHS`), with the empty board's
-        #: fine crops they need (none without those crops).
+        #: fine crops they need as their planes, computed once a table (each frame asks
+        #: them about a few cells, several times); none without those crops.
         self.fine = {} if fine_cells is None else {q: m for q, m in (fine or {}).items() if m is not None}
-        self.fine_cells = fine_cells
-        # The empty board's planes for the fine and owner models, computed once a table
-        # (each frame asks them about a few cells, several times).
-        self.fine_planes = None if fine_cells is None else reference_planes(fine_cells, np.zeros(len(fine_cells), bool))
-        self.owner_planes = reference_planes(empty_cells, np.zeros(len(empty_cells), bool))
+        self.fine_planes = None if fine_cells is None else reference_planes(fine_cells)
         #: The owner model, and each seat's piece as it embeds him at setup (``setup``:
         #: the calibration's setup crops and cells); None without either.
-        self.owner, self.players = None, None
+        self.owner, self.players, self.owner_planes = None, None, None
         if owner is not None and setup is not None and setup[0] is not None and len(setup[1]):
             self.owner = owner
             self.players = owner.embeddings(setup[0], empty_cells[list(setup[1])])
+            self.owner_planes = reference_planes(empty_cells)
 
     @classmethod
     def for_calibration(cls, calibration) -> "SecondOpinion | None":
