@@ -1229,11 +1229,14 @@ class GameTracker:
                 continue
             # A hunter joining another, read surely as that cell was: a tall piece hides
             # the one behind it (sim.tabletop development games 5,510,013, 5,510,028), or
-            # the newcomer hides the one he joined (:meth:`_hides_one_behind`). The
-            # changes show him coming, clearly the best fit; a cell read unsure (above),
-            # or read with a piece the game does not put there, still tells against him.
-            if not self._change_left and joined and x not in unsure and len(missing) == 1 and (
-                    read == was or self._hides_one_behind(was, now, read)):
+            # the newcomer hides the one he joined (:meth:`_hides_one_behind`), which the
+            # reader may see unsure too: the newcomer read there is the witness the
+            # changes lack (development games 3,210,010, 5,500,012). The changes show him
+            # coming, clearly the best fit; a cell read unsure without him (5,500,008: a
+            # short step elsewhere), or read with a piece the game does not put there,
+            # still tells against him.
+            if not self._change_left and joined and len(missing) == 1 and (
+                    (read == was and x not in unsure) or self._hides_one_behind(was, now, read)):
                 continue
             return False
         return True

@@ -382,6 +382,32 @@ def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed()
     assert otherwise.actions == []
 
 
+def test_a_hunter_joining_another_read_there_unsure_in_front_of_him_is_committed():
+    """As above, but the reader reads A on B's cell, unsure, and not B (the newcomer
+    in front of the one he joined, the cell's look half his: development games 3,210,010
+    and 5,500,012). The one who came is read where the changes put him: the move is
+    proposed. Read unsure with a piece the game does not put there (a trap of his), it
+    is asked."""
+    def table():
+        tracker = GameTracker(["A", "B"], tiles=layout())
+        tracker.observe(board({"red": "-3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
+        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+        return tracker
+
+    b_cell = (parse_cell("-3,2"),)
+    in_front = table()
+    in_front.feed(replace(board({"red": "-3,2"}), unsure_cells=b_cell), changes(m3_0=-1.0, m3_2=0.5))
+    assert in_front.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 2}
+
+    with_a_stranger = table()   # A read there on a trap of his own the game does not put there
+    with_a_stranger.feed(replace(board({"red": "-3,2"}, traps={"-3,2": "red"}), unsure_cells=b_cell),
+                         changes(m3_0=-1.0, m3_2=0.5))
+    with_a_stranger.feed(replace(board({"red": "-3,2"}, traps={"-3,2": "red"}), unsure_cells=b_cell),
+                         changes(waited=True, m3_0=-1.0, m3_2=0.5))
+    assert with_a_stranger.actions == []
+
+
 
 def on_snow():
     """A (red) on -3,1, a snow cell (no trap can be put down there), B (blue) on 3,0."""
