@@ -938,7 +938,8 @@ class GameTracker:
         # than told of a change nobody can answer (the demo, seed 11, stalled so).
         shown = any(s >= CHANGE_SHOWN for _, s, _, _ in scored)
         if scored[0][0] >= CHANGES_ASK or (changed and (reachable or shown) and not waiting):
-            loosely = self._read_loosely(position, evidence, fitting, outweighed, observation)
+            loosely = (self._read_loosely(position, evidence, fitting, outweighed, observation)
+                       or self._read_mover(position, evidence, fitting, outweighed, observation))
             if not lifted and loosely is not None:
                 return self._propose_seen(snap, loosely, timestamp)
             # The alternatives offered: those that fit, then the next best ones, and what
@@ -970,6 +971,30 @@ class GameTracker:
         read = [c for c in fitting if id(c) not in outweighed and self._reader_agrees(c, fitting, seen, covered)
                 and self._changed_elsewhere_in_place(position, evidence, c, seen, covered)]
         return read[0] if len({c.outcome.position for c in read}) == 1 else None
+
+    def _read_mover(self, position: engine.Position, evidence: ChangeEvidence, fitting, outweighed,
+                    observation: Observation) -> Candidate | None:
+        """Of moves by one hunter that the changes fit alike (one onto a bare cell, one
+        joining another hunter, whose arrival that one hides), the one ending where the
+        reader reads the mover, sure of that cell or not (none covered by a hand), when
+        every other cell that changed clearly is read as the game has it. The reader may
+        misread what else stands there (a trap under a rival, a phantom beside him); where
+        it sees the mover decides. (On the development games, five questions of this kind
+        named the right move.)"""
+        moves = [c for c in fitting if id(c) not in outweighed]
+        if (not observation.board_found or len({c.outcome.position for c in moves}) < 2
+                or not all(isinstance(c.action, engine.Move) for c in moves)
+                or len({c.action.hunter for c in moves}) != 1):
+            return None
+        mover = moves[0].action.hunter
+        seen, covered = self._view_of(observation), frozenset(observation.occluded_cells)
+        read_on = {cell for who, cell in seen.hunters if who == mover}
+        if len(read_on) != 1 or read_on & covered:
+            return None
+        ends = [c for c in moves if c.view.hunter_cells().get(mover) in read_on]
+        if len({c.outcome.position for c in ends}) != 1:
+            return None
+        return ends[0] if self._changed_elsewhere_in_place(position, evidence, ends[0], seen, covered) else None
 
     def _leave_change(self, position: engine.Position, evidence: ChangeEvidence, observation: Observation) -> None:
         """Note a change left unmatched (asked about, reported): turns may go by unseen from

@@ -206,6 +206,36 @@ def test_of_resolutions_the_cells_show_alike_one_read_under_a_hand_is_asked_abou
     assert len(tracker.actions) == turns and tracker.question is not None
 
 
+def test_of_moves_the_cells_show_alike_the_one_ending_where_the_reader_reads_the_mover_is_proposed():
+    """A left -3,0; the cell south-east of it gained a piece, B's cell beyond a little:
+    A's one step onto the bare cell, or his two joining B (his arrival hidden by B), fit
+    the changes about alike. The reader reads A on the bare cell, unsure of it, and
+    misreads B's cell (a trap under B the game does not have), so it does not read
+    either move on every cell: where it sees the mover decides (development games
+    5,510,002 and 5,510,006). Read nowhere, or under a hand, the referee is asked."""
+    def table():
+        tracker = GameTracker(["A", "B"], tiles=layout())
+        tracker.observe(board({"red": "-3,0"}))
+        tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
+        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
+        return tracker
+
+    deciding = (parse_cell("-3,1"), parse_cell("-3,2"))
+    shown = changes(m3_0=-1.0, m3_1=0.5, m3_2=0.1)
+    read_there = table()
+    read_there.feed(replace(board({"red": "-3,1", "blue": "-3,2"}, traps={"-3,2": "blue"}), unsure_cells=deciding),
+                    shown)
+    assert read_there.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
+
+    for reading in (replace(board({"blue": "-3,2"}, traps={"-3,2": "blue"}), unsure_cells=deciding),
+                    replace(board({"red": "-3,1", "blue": "-3,2"}, traps={"-3,2": "blue"}), unsure_cells=deciding,
+                            occluded=True, occluded_cells=(parse_cell("-3,1"),))):
+        unseen = table()
+        unseen.feed(reading, shown)
+        unseen.feed(reading, changes(waited=True, m3_0=-1.0, m3_1=0.5, m3_2=0.1))
+        assert unseen.actions == [] and unseen.question is not None
+
+
 def test_a_trap_under_a_hunter_the_reader_surely_sees_gone_is_asked_not_committed(tracker):
     """sim.tabletop development game 5,510,010: A stepped east, his tall pawn leaning back
     over his old cell, which changed more than the cell he reached. The changes alone
