@@ -801,11 +801,24 @@ class GameTracker:
                    and c.allows_progress(before, seen, hidden) for c in candidates)
 
     # -- the cells' changes (vision.stability.BoardChanges) ---------------------------------
-    def _scored_by_changes(self, position: engine.Position, evidence: ChangeEvidence, candidates=None) -> list:
+    def _scored_by_changes(self, position: engine.Position, evidence: ChangeEvidence, candidates=None,
+                           spill_on_mammoth: bool = False) -> list:
         """Every legal resolution (or ``candidates``, their ``changed`` cells counted from
         ``position``) with how well the cells' changes show it, best first:
-        ``[(fit, strength, leak, candidate)]`` (see :meth:`ChangeEvidence.fit`)."""
+        ``[(fit, strength, leak, candidate)]`` (see :meth:`ChangeEvidence.fit`).
+
+        With ``spill_on_mammoth`` (the reader surely sees the mammoth's cell as it was),
+        a resolution that leaves him there and changes a cell beside him is not blamed for
+        his cell's change: a piece coming or going beside a standing figure changes his
+        cell too (sim.tabletop development game 5,520,015: half a piece's worth), and no
+        hunter ends on his cell without his flight."""
         before = BoardView.of_position(position)
+        mammoth = position.mammoth
+        beside_mammoth = NEIGHBOURS[mammoth] if spill_on_mammoth and mammoth is not None else frozenset()
+        if beside_mammoth:
+            change = evidence.change.copy()
+            change[mammoth] = 0.0
+            spilt = replace(evidence, change=change)
         scored = []
         for c in self.candidates() if candidates is None else candidates:
             ways, shown = {}, []
@@ -822,7 +835,8 @@ class GameTracker:
             beside = {n for x in shown for n in NEIGHBOURS[x]
                       if contents_of_view(before, n).empty and contents_of_view(c.view, n).empty}
             scale = self._mover_scale(c, evidence)
-            scored.append((*evidence.fit(position.mammoth, ways, shown, near, beside, scale), c))
+            judged = spilt if c.view.mammoth == mammoth and beside_mammoth & c.changed else evidence
+            scored.append((*judged.fit(mammoth, ways, shown, near, beside, scale), c))
         scored.sort(key=lambda item: -item[0])
         return scored
 
@@ -878,7 +892,9 @@ class GameTracker:
         if self._misplaces_still_hunters(position, evidence, observation):
             observation = replace(observation, unsure_cells=tuple(range(NUM_CELLS)))
         # A mover who vanishes was eliminated on his way only if he was seen on it.
-        scored = [item for item in self._scored_by_changes(position, evidence) if self._mover_evidenced(item[3])]
+        scored = [item for item in self._scored_by_changes(
+            position, evidence, spill_on_mammoth=self._mammoth_read_in_place(position, observation))
+            if self._mover_evidenced(item[3])]
         if not scored:
             return False
         fit, strength, leak, best = scored[0]
@@ -955,6 +971,15 @@ class GameTracker:
             self._report_unexplained(snap, BoardView.of_position(snap.position).masked(hidden),
                                      self._view_of(observation).masked(hidden), timestamp, sorted(changed))
         return False  # too faint to tell, or a flight on its way: wait
+
+    def _mammoth_read_in_place(self, position: engine.Position, observation: Observation) -> bool:
+        """Whether the reader surely reads the mammoth's cell holding just what the game
+        has there (no hand over it)."""
+        mammoth = position.mammoth
+        return (mammoth is not None and observation.mammoth == mammoth and mammoth not in _not_sure_of(observation)
+                and mammoth not in observation.occluded_cells
+                and contents_of_view(self._view_of(observation), mammoth)
+                == contents_of_view(BoardView.of_position(position), mammoth))
 
     def _read_loosely(self, position: engine.Position, evidence: ChangeEvidence, fitting, outweighed,
                       observation: Observation) -> Candidate | None:

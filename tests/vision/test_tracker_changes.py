@@ -236,6 +236,25 @@ def test_of_moves_the_cells_show_alike_the_one_ending_where_the_reader_reads_the
         assert unseen.actions == [] and unseen.question is not None
 
 
+def test_a_step_beside_the_standing_mammoth_is_not_blamed_for_his_cells_change():
+    """A walks two cells east, to beside the mammoth on the cross; the cross changed by
+    almost a piece's worth as well (a tall piece beside a standing figure changes his
+    cell: sim.tabletop development game 5,520,015), and the reader, unsure of A's new
+    cell, reads the mammoth's surely as it was. No hunter ends on the mammoth's cell
+    without his flight, so the change is A's spill: the move is proposed. Unsure of the
+    mammoth's cell too, the referee is asked."""
+    shown = changes(m3_0=-1.0, m1_0=0.8, **{"0_0": 0.9})
+    beside = seated("-3,0")
+    beside.feed(replace(board({"red": "-1,0", "blue": "3,0"}), unsure_cells=(parse_cell("-1,0"),)), shown)
+    assert beside.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 2}
+
+    unseen = seated("-3,0")
+    reading = replace(board({"red": "-1,0", "blue": "3,0"}), unsure_cells=(parse_cell("-1,0"), CENTRE))
+    unseen.feed(reading, shown)
+    unseen.feed(reading, changes(waited=True, m3_0=-1.0, m1_0=0.8, **{"0_0": 0.9}))
+    assert unseen.actions == [] and unseen.question is not None
+
+
 def test_a_trap_under_a_hunter_the_reader_surely_sees_gone_is_asked_not_committed(tracker):
     """sim.tabletop development game 5,510,010: A stepped east, his tall pawn leaning back
     over his old cell, which changed more than the cell he reached. The changes alone
