@@ -255,6 +255,25 @@ def test_a_step_beside_the_standing_mammoth_is_not_blamed_for_his_cells_change()
     assert unseen.actions == [] and unseen.question is not None
 
 
+def test_a_faint_trap_put_down_under_the_mover_that_the_reader_reads_surely_is_committed():
+    """A's cell changed faintly (a trap put down under him shows only round his feet),
+    and a far cell flickered, so the trap fits the changes less than a clear turn does
+    (sim.tabletop development game 5,500,004). The reader surely reads A on his new
+    trap: the trap is committed. Unsure of A's cell, the referee is asked (and so he is
+    for a trap taken up so faintly: below)."""
+    shown = changes(m3_0=0.27, **{"0_3": 0.12})
+    on_trap = board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"})
+    read = seated("-3,0")
+    read.feed(on_trap, shown)
+    assert read.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+    unsure = seated("-3,0")
+    reading = replace(on_trap, unsure_cells=(parse_cell("-3,0"),))
+    unsure.feed(reading, shown)
+    unsure.feed(reading, changes(waited=True, m3_0=0.27, **{"0_3": 0.12}))
+    assert unsure.actions == [] and unsure.question is not None
+
+
 def test_a_trap_under_a_hunter_the_reader_surely_sees_gone_is_asked_not_committed(tracker):
     """sim.tabletop development game 5,510,010: A stepped east, his tall pawn leaning back
     over his old cell, which changed more than the cell he reached. The changes alone
