@@ -932,15 +932,13 @@ class GameTracker:
         # sure word that none is left there is no witness.
         under_mover = [c for f, _, _, c in scored if CHANGES_ASK <= f < CHANGES_FIT
                        and isinstance(c.action, engine.PlaceTrap)]
-        read = [c for c in fitting + under_mover
-                if self._reader_agrees(c, fitting + under_mover, self._view_of(observation), hidden)
-                and id(c) not in outweighed]
+        considered, seen = fitting + under_mover, self._view_of(observation)
+        read = [c for c in considered if self._reader_agrees(c, considered, seen, hidden) and id(c) not in outweighed]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
         # None fits for a change elsewhere, but one resolution's own cells show it clearly,
         # the reader reads it surely, and reads every other cell that changed as the game
         # has it (a piece nudged or relit in place: a change the game already explains).
-        seen = self._view_of(observation)
         strong = [c for _, s, _, c in scored if s >= CHANGE_SHOWN]
         agreed = [c for c in strong if self._reader_agrees(c, strong, seen, hidden) and id(c) not in outweighed
                   and self._changed_elsewhere_in_place(position, evidence, c, seen, hidden)]

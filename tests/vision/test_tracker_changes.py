@@ -214,11 +214,7 @@ def test_of_moves_the_cells_show_alike_the_one_ending_where_the_reader_reads_the
     either move on every cell: where it sees the mover decides (development games
     5,510,002 and 5,510,006). Read nowhere, or under a hand, the referee is asked."""
     def table():
-        tracker = GameTracker(["A", "B"], tiles=layout())
-        tracker.observe(board({"red": "-3,0"}))
-        tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
-        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
-        return tracker
+        return seated_in_order("-3,0", "-3,2")
 
     deciding = (parse_cell("-3,1"), parse_cell("-3,2"))
     shown = changes(m3_0=-1.0, m3_1=0.5, m3_2=0.1)
@@ -426,11 +422,7 @@ def test_a_hunter_joining_another_on_a_cell_read_unsure_is_asked_not_committed()
     when the cell is read surely just as it was, B alone (a tall piece hides the one behind
     it: development games 5,510,013, 5,510,028), but not when read with a trap it lacked."""
     def table():
-        tracker = GameTracker(["A", "B"], tiles=layout())
-        tracker.observe(board({"red": "-3,0"}))
-        tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
-        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
-        return tracker
+        return seated_in_order("-3,0", "-3,2")
 
     unsure, b_unsure = table(), replace(board({"blue": "-3,2"}), unsure_cells=(parse_cell("-3,2"),))
     unsure.feed(b_unsure, changes(m3_0=-1.0, m3_2=0.5))
@@ -457,11 +449,7 @@ def test_a_hunter_joining_another_read_there_unsure_in_front_of_him_is_committed
     proposed. Read unsure with a piece the game does not put there (a trap of his), it
     is asked."""
     def table():
-        tracker = GameTracker(["A", "B"], tiles=layout())
-        tracker.observe(board({"red": "-3,0"}))
-        tracker.observe(board({"red": "-3,0", "blue": "-3,2"}))
-        tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE)
-        return tracker
+        return seated_in_order("-3,0", "-3,2")
 
     b_cell = (parse_cell("-3,2"),)
     in_front = table()
