@@ -13,7 +13,9 @@ piece lies near his own hunter's setup crop embedded the same way. It is trained
 whole tables at a time: each pass draws eight of a table's cells (lone hunters, hunters
 on traps, lone traps) and asks which of the table's players each is, under one random
 colour mix for the whole table (players and tiles alike), so what it learns is
-likeness, not any generator's palette.
+likeness, not any generator's palette. Its input keeps each piece's own colour: both
+crops less one level for the whole board (``vision.cell_model.owner_input``), the
+frame's change of light divided out of the crops first.
 
 Data recipe:
 
@@ -23,8 +25,9 @@ Data recipe:
 2. ``python -m sim.owner_training extract --out owners.npz DIR...``: each table is
    calibrated as ``maamut calibrate`` does (its setup crops kept), then every read
    frame's lone hunters and traps are cropped with their owner's seat.
-3. ``python -m sim.owner_training train --out vision/models/owner.onnx owners.npz...``
-   (20 passes of 300 batches of 8 tables × 8 cells; about 7 minutes on two cores).
+3. ``python -m sim.owner_training train --epochs 40 --width 1.5 --out vision/models/owner.onnx owners.npz...``
+   (the shipped model: 40 passes of 300 batches of 8 tables × 8 cells; about 12 minutes
+   on two cores).
 4. ``python -m sim.owner_training measure MODEL owners.npz``: how often the likeliest
    player is the owner, by kind of cell, and how often when the model is sure.
 
@@ -42,7 +45,7 @@ import numpy as np
 
 from engine.hexgrid import parse_cell
 from vision.calibration import CalibrationError, learn
-from vision.cell_model import CROP, OWNER_SHARPNESS, PLANES, OwnerModel, cell_crops, pair_input
+from vision.cell_model import CROP, OWNER_SHARPNESS, PLANES, OwnerModel, board_level, cell_crops, light_change, owner_input
 
 from .cell_training import export, extracted_tables, homography, table_locator, to_uint8, turned
 
@@ -99,21 +102,25 @@ def extract_table(folder: Path) -> dict | None:
             continue
         cells = [parse_cell(cell) for cell, _, _ in asked]
         if cells:
-            now.append(cell_crops(frame, h, cells=cells))
+            light = light_change(cell_crops(frame, h), calibration.empty_cells)
+            crops = cell_crops(frame, h, cells=cells).astype(np.float32) / light
+            now.append(np.clip(crops, 0, 255).astype(np.uint8))
             refs.append(calibration.empty_cells[cells])
             owners += [seat for _, seat, _ in asked]
             kinds += [kind for _, _, kind in asked]
     if not now:
         return None
+    empty_mean = np.asarray(calibration.empty_cells, np.float64).reshape(-1, 3).mean(axis=0)
     return {"players": players[None], "players_ref": players_ref[None], "seats": np.array([seats]),
+            "empty_mean": empty_mean[None],
             "now": np.concatenate(now), "ref": np.concatenate(refs), "owner": np.array(owners),
             "kind": np.array(kinds)}
 
 
 def extract(folders: list[Path], out: Path) -> None:
     tables, parts = extracted_tables(folders, extract_table)
-    data = {k: np.concatenate([p[k] for p in parts]) for k in ("players", "players_ref", "seats", "now", "ref",
-                                                                 "owner", "kind")}
+    data = {k: np.concatenate([p[k] for p in parts]) for k in ("players", "players_ref", "seats", "empty_mean",
+                                                                 "now", "ref", "owner", "kind")}
     data["table"] = np.concatenate([np.full(len(p["owner"]), t) for t, p in enumerate(parts)])
     np.savez_compressed(out, **data)
     print(f"{out}: {tables} tables, {len(parts)} with setup crops, {len(data['owner'])} cells")
@@ -121,54 +128,64 @@ def extract(folders: list[Path], out: Path) -> None:
 
 # --- training ----------------------------------------------------------------------------
 
-def augment_table(now: np.ndarray, ref: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def augment_table(now: np.ndarray, ref: np.ndarray, empty_mean: np.ndarray, rng: np.random.Generator
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One table's crop pairs ``(n, s, s, 3)`` under one random colour mix and light (its
     players' pieces stay told apart by the same likeness), each pair turned, scaled,
-    blurred and shifted on its own."""
+    blurred and shifted on its own; with the board's level (:func:`board_level`) under
+    the same mix, from the empty board's mean colour ``empty_mean``."""
     n = len(now)
     now, ref = now.astype(np.float32) / 255, ref.astype(np.float32) / 255
     mix = np.eye(3)[rng.permutation(3)] + rng.normal(0, 0.25, (3, 3))
     gain = np.exp(rng.normal(0, 0.3))
     now = np.einsum("nhwc,dc->nhwd", now, mix) * gain
     ref = np.einsum("nhwc,dc->nhwd", ref, mix) * gain
-    now = now * np.exp(rng.normal(0, 0.05, (n, 1, 1, 3)) + rng.normal(0, 0.12, (n, 1, 1, 1)))
+    mean = np.clip(mix @ (np.asarray(empty_mean) / 255) * gain, 0, 1) * 255
+    now = now * np.exp(rng.normal(0, 0.05, (n, 1, 1, 3)) + rng.normal(0, 0.08, (n, 1, 1, 1)))
     out_now, out_ref = turned(now, ref, rng, scale=0.1)
     noise = rng.uniform(0, 0.03)
     out_now += rng.normal(0, noise, out_now.shape).astype(np.float32)
     out_ref += rng.normal(0, noise, out_ref.shape).astype(np.float32)
-    return to_uint8(out_now), to_uint8(out_ref)
+    return to_uint8(out_now), to_uint8(out_ref), np.log(mean + 4.0).astype(np.float32)
 
 
-def network(dim: int = 32):
+def network(dim: int = 32, width: float = 1.0):
+    """The embedding net: five 3×3 convolutions (``width`` times 8 to 48 channels) and
+    two dense layers onto ``dim`` numbers."""
     import torch.nn as nn
 
     def block(i, o):
         return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU()]
 
-    return nn.Sequential(*block(PLANES, 8), nn.MaxPool2d(2), *block(8, 16), nn.MaxPool2d(2),
-                         *block(16, 24), nn.MaxPool2d(2), *block(24, 32), nn.MaxPool2d(2),
-                         *block(32, 48), nn.MaxPool2d(2), nn.Flatten(),
-                         nn.Linear(48 * (CROP // 32) ** 2, 64), nn.ReLU(), nn.Linear(64, dim))
+    c = [round(k * width) for k in (8, 16, 24, 32, 48)]
+    return nn.Sequential(*block(PLANES, c[0]), nn.MaxPool2d(2), *block(c[0], c[1]), nn.MaxPool2d(2),
+                         *block(c[1], c[2]), nn.MaxPool2d(2), *block(c[2], c[3]), nn.MaxPool2d(2),
+                         *block(c[3], c[4]), nn.MaxPool2d(2), nn.Flatten(),
+                         nn.Linear(c[4] * (CROP // 32) ** 2, 64), nn.ReLU(), nn.Linear(64, dim))
 
 
 def _batch(data: dict, tables: list, rng, per_table: int):
     """One batch: each table's asked cells and its players' setup pairs, augmented together."""
-    now, ref, players, players_ref, owners, seats = [], [], [], [], [], []
+    now, ref, players, players_ref, owners, seats, levels = [], [], [], [], [], [], []
     for t in tables:
         cells = rng.choice(data["by_table"][t], per_table, replace=len(data["by_table"][t]) < per_table)
-        a_now, a_ref = augment_table(np.concatenate([data["now"][cells], data["players"][t]]),
-                                     np.concatenate([data["ref"][cells], data["players_ref"][t]]), rng)
+        a_now, a_ref, level = augment_table(np.concatenate([data["now"][cells], data["players"][t]]),
+                                            np.concatenate([data["ref"][cells], data["players_ref"][t]]),
+                                            data["empty_mean"][t], rng)
         now.append(a_now[:per_table])
         ref.append(a_ref[:per_table])
         players.append(a_now[per_table:])
         players_ref.append(a_ref[per_table:])
         owners.append(data["owner"][cells])
         seats.append(data["seats"][t])
-    return [np.concatenate(x) for x in (now, ref, players, players_ref)] + [np.stack(owners), np.array(seats)]
+        levels.append(level)
+    levels = np.stack(levels)
+    return ([np.concatenate(x) for x in (now, ref, players, players_ref)]
+            + [np.stack(owners), np.array(seats), np.repeat(levels, per_table, 0), np.repeat(levels, SEATS, 0)])
 
 
 def train(data_files: list[Path], out: Path, epochs: int, seed: int = 0, batches: int = 300,
-          tables_a_batch: int = 8, per_table: int = 8) -> None:
+          tables_a_batch: int = 8, per_table: int = 8, width: float = 1.0) -> None:
     import torch
     import torch.nn.functional as F
 
@@ -176,26 +193,26 @@ def train(data_files: list[Path], out: Path, epochs: int, seed: int = 0, batches
     rng = np.random.default_rng(seed)
     parts = [dict(np.load(f)) for f in data_files]
     offsets = np.cumsum([0] + [len(p["seats"]) for p in parts])[:-1]
-    data = {k: np.concatenate([p[k] for p in parts]) for k in ("players", "players_ref", "seats", "now", "ref",
-                                                                "owner")}
+    data = {k: np.concatenate([p[k] for p in parts]) for k in ("players", "players_ref", "seats", "empty_mean",
+                                                                "now", "ref", "owner")}
     table = np.concatenate([p["table"] + o for p, o in zip(parts, offsets)])
     data["by_table"] = [np.flatnonzero(table == t) for t in range(len(data["seats"]))]
     usable = [t for t, cells in enumerate(data["by_table"]) if len(cells)]
-    net = network()
+    net = network(width=width)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=epochs * batches)
 
-    def embed(now, ref):
-        return F.normalize(net(torch.from_numpy(pair_input(now, ref, np.zeros(len(now), bool)))), dim=1)
+    def embed(now, ref, level):
+        return F.normalize(net(torch.from_numpy(owner_input(now, ref, level))), dim=1)
 
     for epoch in range(epochs):
         start, total, right, count = time.time(), 0.0, 0, 0
         net.train()
         for _ in range(batches):
-            now, ref, players, players_ref, owners, seats = _batch(data, rng.choice(usable, tables_a_batch, False),
-                                                                   rng, per_table)
-            cells = embed(now, ref).view(tables_a_batch, per_table, -1)
-            seen = embed(players, players_ref).view(tables_a_batch, SEATS, -1)
+            now, ref, players, players_ref, owners, seats, level, players_level = _batch(
+                data, rng.choice(usable, tables_a_batch, False), rng, per_table)
+            cells = embed(now, ref, level).view(tables_a_batch, per_table, -1)
+            seen = embed(players, players_ref, players_level).view(tables_a_batch, SEATS, -1)
             logits = OWNER_SHARPNESS * torch.einsum("tcd,tkd->tck", cells, seen)
             absent = torch.arange(SEATS)[None, :] >= torch.from_numpy(seats)[:, None]
             logits = logits.masked_fill(absent[:, None, :], -1e4)
@@ -222,8 +239,9 @@ def measure(model: Path, data_file: Path, sure: float = 0.9) -> dict:
     odds = np.zeros((len(data["owner"]), SEATS))
     for t, n in enumerate(seats):
         cells = np.flatnonzero(data["table"] == t)
-        players = owner.embeddings(data["players"][t][:n], data["players_ref"][t][:n])
-        odds[cells, :n] = owner.odds(data["now"][cells], data["ref"][cells], players)
+        level = board_level(data["empty_mean"][t].reshape(1, 1, 1, 3))
+        players = owner.embeddings(data["players"][t][:n], data["players_ref"][t][:n], level)
+        odds[cells, :n] = owner.odds(data["now"][cells], data["ref"][cells], players, level)
     said, truth = odds.argmax(axis=1), data["owner"]
     result = {}
     for k, kind in enumerate(KINDS):
@@ -245,6 +263,7 @@ def main(argv=None) -> None:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--epochs", type=int, default=20)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--width", type=float, default=1.0, help="channels, times the shipped net's")
     p.add_argument("data", type=Path, nargs="+")
     p = sub.add_parser("measure", help="how often a model names the owner, by kind of cell")
     p.add_argument("model", type=Path)
@@ -253,7 +272,7 @@ def main(argv=None) -> None:
     if args.command == "extract":
         extract(args.folders, args.out)
     elif args.command == "train":
-        train(args.data, args.out, args.epochs, args.seed)
+        train(args.data, args.out, args.epochs, args.seed, width=args.width)
     else:
         print(json.dumps(measure(args.model, args.data), indent=1))
 

@@ -225,6 +225,52 @@ class FineModel(CellClassifier):
 #: How sharply the owner model's likeness (a cosine, -1 to 1) tells one player from
 #: another: the temperature it was trained with (``sim/owner_training.py``).
 OWNER_SHARPNESS = 10.0
+#: Every how many pixels of the board's crops :func:`light_change` looks at (a median
+#: over a third of them is as steady, and three times as quick).
+LIGHT_STRIDE = 3
+
+
+def board_level(empty_cells: np.ndarray) -> np.ndarray:
+    """The empty board's mean colour in log ``(3,)``: the owner model's zero. One level
+    for the whole table, not each cell's own, so a piece's colour is kept, not its
+    ratio to the tile under it: a white hunter learnt on snow and his trap on grass then
+    look alike, and a grey trap and a white one on snow do not.
+
+    >>> board_level(np.full((2, 4, 4, 3), 96, np.uint8)).round(3).tolist()
+    [4.605, 4.605, 4.605]
+    """
+    mean = np.asarray(empty_cells, np.float64).reshape(-1, 3).mean(axis=0)
+    return np.log(mean + 4.0).astype(np.float32)
+
+
+def light_change(now_cells: np.ndarray, empty_cells: np.ndarray) -> np.ndarray:
+    """How much brighter each channel is now than on the empty board ``(3,)``, a ratio:
+    the median over every cell's crop (pieces cover few of their pixels), so a lamp
+    switched on between setup and now does not make a grey piece a white one.
+
+    >>> empty = np.full((37, 4, 4, 3), 100, np.uint8)
+    >>> light_change(empty // 2 + 2, empty).round(2).tolist()
+    [0.5, 0.5, 0.5]
+    """
+    change = log_crops(now_cells) - _LOG[empty_cells]
+    return np.exp(np.median(change.reshape(-1, 3)[::LIGHT_STRIDE], axis=0))
+
+
+def owner_input(now: np.ndarray, reference: np.ndarray, level: np.ndarray) -> np.ndarray:
+    """The owner model's input ``(n, 7, size, size)``: as :func:`pair_input`'s planes,
+    but both crops in log less the board's ``level`` (:func:`board_level`; ``(3,)``, or
+    ``(n, 3)`` for crops of several tables), and no cross flag.
+
+    >>> crops = np.full((2, 4, 4, 3), 96, np.uint8)
+    >>> x = owner_input(crops, crops, board_level(crops))
+    >>> x.shape, float(abs(x).max())
+    ((2, 7, 4, 4), 0.0)
+    """
+    level = np.asarray(level, np.float32).reshape(-1, 1, 1, 3)
+    now_planes = log_crops(now) - level
+    ref_planes = log_crops(reference) - level
+    flag = np.zeros(now_planes.shape[:3] + (1,), np.float32)
+    return np.concatenate([now_planes, ref_planes, flag], axis=3).transpose(0, 3, 1, 2)
 
 
 class OwnerModel(CellClassifier):
@@ -238,13 +284,13 @@ class OwnerModel(CellClassifier):
     colours no generator drew (one random mix a table, players' pieces and tiles alike).
     """
 
-    def embeddings(self, now: np.ndarray, reference: np.ndarray | None, planes=None) -> np.ndarray:
-        """Unit vectors ``(n, d)`` for crop pairs ``(n, CROP, CROP, 3)`` (``planes``: as
-        :meth:`FineModel.odds`)."""
-        out = self.outputs(pair_input(now, reference, np.zeros(len(now), bool), planes))
+    def embeddings(self, now: np.ndarray, reference: np.ndarray, level: np.ndarray) -> np.ndarray:
+        """Unit vectors ``(n, d)`` for crop pairs ``(n, CROP, CROP, 3)`` of a board whose
+        level is ``level`` (:func:`owner_input`)."""
+        out = self.outputs(owner_input(now, reference, level))
         return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
 
-    def odds(self, now: np.ndarray, reference: np.ndarray | None, players: np.ndarray, planes=None) -> np.ndarray:
+    def odds(self, now: np.ndarray, reference: np.ndarray, players: np.ndarray, level: np.ndarray) -> np.ndarray:
         """Each pair's chance of being each player's ``(n, seats)``; ``players`` are the
         seats' own :meth:`embeddings`, from setup. Rows sum to one.
 
@@ -252,7 +298,7 @@ class OwnerModel(CellClassifier):
         proportion to exp(OWNER_SHARPNESS × likeness)."""
         if len(now) == 0:
             return np.zeros((0, len(players)))
-        logits = OWNER_SHARPNESS * self.embeddings(now, reference, planes) @ players.T
+        logits = OWNER_SHARPNESS * self.embeddings(now, reference, level) @ players.T
         odds = np.exp(logits - logits.max(axis=1, keepdims=True))
         return odds / odds.sum(axis=1, keepdims=True)
 
@@ -293,11 +339,11 @@ class SecondOpinion:
         self.fine_planes = None if fine_cells is None else reference_planes(fine_cells)
         #: The owner model, and each seat's piece as it embeds him at setup (``setup``:
         #: the calibration's setup crops and cells); None without either.
-        self.owner, self.players, self.owner_planes = None, None, None
+        self.owner, self.players, self.level = None, None, None
         if owner is not None and setup is not None and setup[0] is not None and len(setup[1]):
             self.owner = owner
-            self.players = owner.embeddings(setup[0], empty_cells[list(setup[1])])
-            self.owner_planes = reference_planes(empty_cells)
+            self.level = board_level(empty_cells)
+            self.players = owner.embeddings(setup[0], empty_cells[list(setup[1])], self.level)
 
     @classmethod
     def for_calibration(cls, calibration) -> "SecondOpinion | None":
@@ -310,18 +356,32 @@ class SecondOpinion:
         return cls(_shipped_classifier(), empty, fine, getattr(calibration, "empty_cells_fine", None),
                    _shipped(OWNER_MODEL_PATH, OwnerModel), setup)
 
-    def owner_odds(self, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
+    def owner_odds(self, frame: np.ndarray, homography: np.ndarray, cells, light: np.ndarray | None = None
+                   ) -> np.ndarray | None:
         """Each of ``cells``' chance of holding each seat's piece ``(n, seats)`` (None: no
-        owner model shipped, or setup's crops not kept: a calibration saved before)."""
+        owner model shipped, or setup's crops not kept: a calibration saved before).
+        ``light``: :func:`light_change` of ``frame``, when already measured."""
         if self.owner is None:
             return None
+        if light is None:
+            light = light_change(cell_crops(frame, homography), self.empty_cells)
         cells = np.asarray(list(cells), int)
-        return self.owner.odds(cell_crops(frame, homography, cells=cells), None, self.players,
-                               _rows(self.owner_planes, cells))
+        now = cell_crops(frame, homography, cells=cells).astype(np.float32) / light
+        return self.owner.odds(np.clip(now, 0, 255).astype(np.uint8), self.empty_cells[cells], self.players,
+                               self.level)
 
     def owner_answers(self, frame: np.ndarray, homography: np.ndarray) -> "FineAnswers | None":
-        """:meth:`owner_odds` on the cells of ``frame`` asked about, each computed once."""
-        return None if self.owner is None else FineAnswers(partial(self.owner_odds, frame, homography))
+        """:meth:`owner_odds` on the cells of ``frame`` asked about, each computed once
+        (and the frame's light measured once, when first asked)."""
+        if self.owner is None:
+            return None
+        light = []
+
+        def odds(cells):
+            if not light:
+                light.append(light_change(cell_crops(frame, homography), self.empty_cells))
+            return self.owner_odds(frame, homography, cells, light[0])
+        return FineAnswers(odds)
 
     def fine_odds(self, question: str, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
         """The fine model's odds for ``question`` on ``cells`` of ``frame`` (None: no such

@@ -12,7 +12,7 @@ import pytest
 from engine.hexgrid import NUM_CELLS
 from sim.owner_training import KINDS, extract_table
 from vision.calibration import Calibration, CalibrationError
-from vision.cell_model import CROP, OWNER_MODEL_PATH, OwnerModel, SecondOpinion
+from vision.cell_model import CROP, OWNER_MODEL_PATH, OwnerModel, SecondOpinion, board_level, light_change
 from vision.changes import (OFF_TRAP_HUNTER, OFF_TRAP_NO_HUNTER, OFF_TRAP_OWNER, OWNER_DOUBT, OWNER_LIKELIER,
                             OWNER_SURE, off_own_trap_by_owner, owners_by_model)
 
@@ -26,11 +26,24 @@ def test_the_shipped_model_is_small_and_loads_through_opencv():
     owner = OwnerModel(OWNER_MODEL_PATH)
     rng = np.random.default_rng(0)
     crops = rng.integers(0, 255, (5, CROP, CROP, 3), dtype=np.uint8)
-    players = owner.embeddings(crops[:3], crops[:3])
-    odds = owner.odds(crops, crops, players)
+    level = board_level(crops)
+    players = owner.embeddings(crops[:3], crops[:3], level)
+    odds = owner.odds(crops, crops, players, level)
     assert odds.shape == (5, 3) and np.allclose(odds.sum(axis=1), 1.0)
-    assert owner.odds(crops[:0], crops[:0], players).shape == (0, 3)
+    assert owner.odds(crops[:0], crops[:0], players, level).shape == (0, 3)
 
+
+def test_the_light_change_is_measured_over_the_board_whatever_pieces_stand_on_it():
+    """The owner model is given colours under the setup's light: the frame's change of
+    light is the median over every cell, so a piece on a cell does not move it, and a
+    board 1.3 times brighter everywhere is measured so, to be divided out."""
+    rng = np.random.default_rng(1)
+    empty = rng.integers(60, 160, (NUM_CELLS, CROP, CROP, 3), dtype=np.uint8)
+    now = empty.copy()
+    now[3, 8:24, 8:24] = (40, 40, 200)
+    brighter = np.clip(now.astype(np.float32) * 1.3, 0, 255).astype(np.uint8)
+    assert np.allclose(light_change(brighter, empty), 1.3, atol=0.02)
+    assert np.allclose(light_change(now, empty), 1.0, atol=0.01)
 
 @pytest.fixture(scope="module")
 def fresh_tables(tmp_path_factory):
@@ -50,8 +63,9 @@ def test_whose_piece_is_told_on_tables_the_model_never_saw(fresh_tables):
         if part is None:
             continue
         n = int(part["seats"][0])
-        players = owner.embeddings(part["players"][0][:n], part["players_ref"][0][:n])
-        odds = owner.odds(part["now"], part["ref"], players)
+        level = board_level(part["empty_mean"][0].reshape(1, 1, 1, 3))
+        players = owner.embeddings(part["players"][0][:n], part["players_ref"][0][:n], level)
+        odds = owner.odds(part["now"], part["ref"], players, level)
         hit = odds.argmax(axis=1) == part["owner"]
         for k, kind in enumerate(KINDS):
             right[kind] += hit[part["kind"] == k].tolist()
