@@ -1026,6 +1026,16 @@ class GameTracker:
         ends = [c for c in moves if c.view.hunter_cells().get(mover) in read_on]
         if len({c.outcome.position for c in ends}) != 1:
             return None
+        # The reader names players by likeness, and may swap two: the hunter he would
+        # join, read where another of the moves would end, says the names are not to be
+        # trusted (sim.tabletop development game 5,520,008 with a referee: B's long step
+        # taken for one onto A's cell, A read on the long step's end and B on A's cell).
+        (end,) = read_on
+        joined = {who for who, at in ends[0].view.hunter_cells().items() if at == end and who != mover}
+        deciding = {x for c in moves if c.outcome.position != ends[0].outcome.position
+                    for x in c.view.changed_cells(ends[0].view)}
+        if any(who in joined and at in deciding and at != end for who, at in seen.hunters):
+            return None
         return ends[0] if self._changed_elsewhere_in_place(position, evidence, ends[0], seen, covered) else None
 
     def _leave_change(self, position: engine.Position, evidence: ChangeEvidence, observation: Observation) -> None:

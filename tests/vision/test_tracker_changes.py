@@ -232,6 +232,20 @@ def test_of_moves_the_cells_show_alike_the_one_ending_where_the_reader_reads_the
         assert unseen.actions == [] and unseen.question is not None
 
 
+def test_of_moves_the_cells_show_alike_the_mover_read_where_the_one_he_would_join_is_read_elsewhere_is_asked():
+    """As above, but the reader reads A on B's cell and B on the bare cell: it swapped
+    their names (players are told by likeness, and two may be taken for each other), so
+    neither where it reads A nor the one he would have joined hidden behind him tells
+    the move: the referee is asked (sim.tabletop development game 5,520,008 with a
+    referee, where the long step was committed as the short one)."""
+    deciding = (parse_cell("-3,1"), parse_cell("-3,2"))
+    swapped = replace(board({"red": "-3,2", "blue": "-3,1"}, traps={"-3,2": "blue"}), unsure_cells=deciding)
+    tracker = seated_in_order("-3,0", "-3,2")
+    tracker.feed(swapped, changes(m3_0=-1.0, m3_1=0.5, m3_2=0.1))
+    tracker.feed(swapped, changes(waited=True, m3_0=-1.0, m3_1=0.5, m3_2=0.1))
+    assert tracker.actions == [] and tracker.question is not None
+
+
 def test_a_step_beside_the_standing_mammoth_is_not_blamed_for_his_cells_change():
     """A walks two cells east, to beside the mammoth on the cross; the cross changed by
     almost a piece's worth as well (a tall piece beside a standing figure changes his
