@@ -236,7 +236,7 @@ def board_level(empty_cells: np.ndarray) -> np.ndarray:
     ratio to the tile under it: a white hunter learnt on snow and his trap on grass then
     look alike, and a grey trap and a white one on snow do not.
 
-    >>> board_level(np.full((2, 4, 4, 3), 96, np.uint8)).round(3).tolist()
+    >>> [round(float(v), 3) for v in board_level(np.full((2, 4, 4, 3), 96, np.uint8))]
     [4.605, 4.605, 4.605]
     """
     mean = np.asarray(empty_cells, np.float64).reshape(-1, 3).mean(axis=0)
@@ -249,7 +249,7 @@ def light_change(now_cells: np.ndarray, empty_cells: np.ndarray) -> np.ndarray:
     switched on between setup and now does not make a grey piece a white one.
 
     >>> empty = np.full((37, 4, 4, 3), 100, np.uint8)
-    >>> light_change(empty // 2 + 2, empty).round(2).tolist()
+    >>> [round(float(v), 2) for v in light_change(empty // 2 - 2, empty)]
     [0.5, 0.5, 0.5]
     """
     change = log_crops(now_cells) - _LOG[empty_cells]
