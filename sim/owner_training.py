@@ -146,7 +146,7 @@ def augment_table(now: np.ndarray, ref: np.ndarray, empty_mean: np.ndarray, rng:
     noise = rng.uniform(0, 0.03)
     out_now += rng.normal(0, noise, out_now.shape).astype(np.float32)
     out_ref += rng.normal(0, noise, out_ref.shape).astype(np.float32)
-    return to_uint8(out_now), to_uint8(out_ref), np.log(mean + 4.0).astype(np.float32)
+    return to_uint8(out_now), to_uint8(out_ref), board_level(mean.reshape(1, 1, 1, 3))
 
 
 def network(dim: int = 32, width: float = 1.0):
