@@ -298,9 +298,21 @@ class OwnerModel(CellClassifier):
         proportion to exp(OWNER_SHARPNESS × likeness)."""
         if len(now) == 0:
             return np.zeros((0, len(players)))
-        logits = OWNER_SHARPNESS * self.embeddings(now, reference, level) @ players.T
-        odds = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return odds / odds.sum(axis=1, keepdims=True)
+        return owner_odds_of(self.embeddings(now, reference, level), players)
+
+
+def owner_odds_of(embeddings: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """Each embedded piece's chance of being each player's ``(n, seats)``, the nearest
+    player's most, in proportion to exp(OWNER_SHARPNESS × likeness). Rows sum to one.
+
+    >>> players = np.array([[1.0, 0.0], [0.0, 1.0]])
+    >>> owner_odds_of(np.array([[1.0, 0.0]]), players).round(4).tolist()
+    [[1.0, 0.0]]
+    """
+    embeddings = np.asarray(embeddings, float).reshape(-1, players.shape[1])
+    logits = OWNER_SHARPNESS * embeddings @ players.T
+    odds = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return odds / odds.sum(axis=1, keepdims=True)
 
 
 #: A cell is asked about when the classifier is this sure of the opposite of the reading.
@@ -356,10 +368,10 @@ class SecondOpinion:
         return cls(_shipped_classifier(), empty, fine, getattr(calibration, "empty_cells_fine", None),
                    _shipped(OWNER_MODEL_PATH, OwnerModel), setup)
 
-    def owner_odds(self, frame: np.ndarray, homography: np.ndarray, cells, light: np.ndarray | None = None
-                   ) -> np.ndarray | None:
-        """Each of ``cells``' chance of holding each seat's piece ``(n, seats)`` (None: no
-        owner model shipped, or setup's crops not kept: a calibration saved before).
+    def owner_embeddings(self, frame: np.ndarray, homography: np.ndarray, cells,
+                         light: np.ndarray | None = None) -> np.ndarray | None:
+        """What stands on each of ``cells`` as the owner model embeds it ``(n, d)`` (None:
+        no owner model shipped, or setup's crops not kept: a calibration saved before).
         ``light``: :func:`light_change` of ``frame``, when already measured."""
         if self.owner is None:
             return None
@@ -367,21 +379,27 @@ class SecondOpinion:
             light = light_change(cell_crops(frame, homography), self.empty_cells)
         cells = np.asarray(list(cells), int)
         now = cell_crops(frame, homography, cells=cells).astype(np.float32) / light
-        return self.owner.odds(np.clip(now, 0, 255).astype(np.uint8), self.empty_cells[cells], self.players,
-                               self.level)
+        return self.owner.embeddings(np.clip(now, 0, 255).astype(np.uint8), self.empty_cells[cells], self.level)
 
-    def owner_answers(self, frame: np.ndarray, homography: np.ndarray) -> "FineAnswers | None":
-        """:meth:`owner_odds` on the cells of ``frame`` asked about, each computed once
-        (and the frame's light measured once, when first asked)."""
+    def owner_odds(self, frame: np.ndarray, homography: np.ndarray, cells, light: np.ndarray | None = None
+                   ) -> np.ndarray | None:
+        """Each of ``cells``' chance of holding each seat's piece ``(n, seats)`` (None as
+        :meth:`owner_embeddings`)."""
+        embeddings = self.owner_embeddings(frame, homography, cells, light)
+        return None if embeddings is None else owner_odds_of(embeddings, self.players)
+
+    def owner_answers(self, frame: np.ndarray, homography: np.ndarray) -> "OwnerAnswers | None":
+        """The owner model's word on the cells of ``frame`` asked about, each cell
+        embedded once (and the frame's light measured once, when first asked)."""
         if self.owner is None:
             return None
         light = []
 
-        def odds(cells):
+        def embed(cells):
             if not light:
                 light.append(light_change(cell_crops(frame, homography), self.empty_cells))
-            return self.owner_odds(frame, homography, cells, light[0])
-        return FineAnswers(odds)
+            return self.owner_embeddings(frame, homography, cells, light[0])
+        return OwnerAnswers(FineAnswers(embed), self.players)
 
     def fine_odds(self, question: str, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
         """The fine model's odds for ``question`` on ``cells`` of ``frame`` (None: no such
@@ -451,6 +469,30 @@ class FineAnswers:
         if new:
             self.known.update(zip(new, np.asarray(self.odds(new), float)))
         return np.array([self.known[c] for c in cells], float)
+
+
+class OwnerAnswers:
+    """One frame's owner odds (cells -> each seat's chance ``(n, seats)``, as
+    :meth:`SecondOpinion.owner_odds`) and how alike the pieces of any cells are
+    (:meth:`likeness`), each cell embedded once (``embeddings``: a :class:`FineAnswers`
+    of the cells' embeddings).
+
+    >>> answers = OwnerAnswers(FineAnswers(lambda cells: np.array([[1.0, 0.0]] * len(cells))), np.eye(2))
+    >>> answers([5]).round(3).tolist(), answers.likeness([5, 6]).tolist()
+    ([[1.0, 0.0]], [[1.0, 1.0], [1.0, 1.0]])
+    """
+
+    def __init__(self, embeddings: FineAnswers, players: np.ndarray):
+        self.embeddings, self.players = embeddings, players
+
+    def __call__(self, cells) -> np.ndarray:
+        return owner_odds_of(self.embeddings(cells), self.players)
+
+    def likeness(self, cells) -> np.ndarray:
+        """The cosine of each two of ``cells``' embeddings ``(n, n)``: pieces of one
+        player's set look alike (his traps, one print), whatever his hunter looks like."""
+        embedded = self.embeddings(cells).reshape(len(list(cells)), -1)
+        return embedded @ embedded.T
 
 
 _SHIPPED: dict = {}

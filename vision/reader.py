@@ -284,10 +284,12 @@ class BoardReader:
         """Pieces as what they change on each cell's empty look (:mod:`vision.changes`),
         with the learned classifier's ``odds`` (:data:`vision.cell_model.LABELS`) when shipped."""
         by_label = {} if odds is None else {f"{name}_odds": odds[:, k] for k, name in enumerate(LABELS)}
+        likeness = None
         if odds is not None:
             for question in self.second_opinion.fine:
                 by_label[f"{question}_odds"] = self.second_opinion.fine_answers(question, frame, homography)
             by_label["owner_odds"] = self.second_opinion.owner_answers(frame, homography)
+            likeness = getattr(by_label["owner_odds"], "likeness", None)
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         leans = figure_leans(homography, frame.shape)
@@ -304,7 +306,7 @@ class BoardReader:
                                 measured=measured, **by_label)
             occluded = occluded | seen.unknown
         # (Once, on the reading kept: the models' odds of this frame are computed once.)
-        seen = place_together(seen, grass, self.labels, **by_label)
+        seen = place_together(seen, grass, self.labels, owner_likeness=likeness, **by_label)
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,
                                         seen.traps, cell_conf)

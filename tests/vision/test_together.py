@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from engine.hexgrid import CENTRE, NUM_CELLS
-from vision.together import (OFF_BOARD_UNSEEN, ON_TRAP_ODDS, READ_TRAP_ODDS, UNDER_NEW_ODDS, UNDER_READ_ODDS,
-                             place_hunters, place_traps)
+from vision.together import (OFF_BOARD_UNSEEN, ON_TRAP_ODDS, READ_TRAP_ODDS, SAME_SET_LIKENESS, UNDER_NEW_ODDS,
+                             UNDER_READ_ODDS, name_lone_traps, place_hunters, place_traps)
 
 LABELS = ["c0", "c1", "c2"]
 MAMMOTH = CENTRE
@@ -188,6 +188,56 @@ def test_under_a_hunter_the_fine_model_alone_says_whether_a_trap_lies():
                          LABELS)
     assert placed.traps == {7: "c1", 9: "c1", 18: "c2", 30: "c2"}
     assert placed.changed == {4, 7}
+
+
+def alike(*sets):
+    """The owner model's likeness of cells: SAME_SET_LIKENESS within each of ``sets``, 0.3
+    between them."""
+    def likeness(cells):
+        group = {c: k for k, members in enumerate(sets) for c in members}
+        return np.array([[1.0 if a == b else SAME_SET_LIKENESS if group.get(a, -1) == group.get(b, -2) else 0.3
+                          for b in cells] for a in cells])
+    return likeness
+
+
+def test_traps_alike_are_one_players_named_by_their_odds_together():
+    """c2's trap on 9 is clearly his; 5 and 12 look like it (one print) and the owner
+    model leans to c2 on them too, while the colours read them c1, unsure: the three are
+    c2's, the two renamed ones changed. Either alone would not be renamed on odds so
+    close; together they are."""
+    named = name_lone_traps({9: "c2", 5: "c1", 12: "c1"}, {}, sure(9), MAMMOTH,
+                            owners({9: [0.0, 0.02, 0.98], 5: [0.2, 0.2, 0.6], 12: [0.2, 0.2, 0.6]}),
+                            alike({9, 5, 12}), LABELS)
+    assert named.traps == {9: "c2", 5: "c2", 12: "c2"} and named.changed == {5, 12}
+    alone = name_lone_traps({9: "c2", 5: "c1", 12: "c1"}, {}, sure(9), MAMMOTH,
+                            owners({9: [0.0, 0.02, 0.98], 5: [0.2, 0.2, 0.6], 12: [0.2, 0.2, 0.6]}),
+                            alike({9}, {5}, {12}), LABELS)
+    assert alone.traps == {9: "c2", 5: "c1", 12: "c1"}
+
+
+def test_traps_of_two_players_alike_to_the_owner_model_keep_the_colours_owners():
+    """Two players whose traps the owner model finds alike (sim.tabletop 5,000,150), its
+    odds leaning a little to c1 on all: the colours' owners stand."""
+    traps = {5: "c0", 12: "c0", 9: "c1"}
+    named = name_lone_traps(traps, {}, sure(9), MAMMOTH, owners({5: [0.4, 0.6, 0.0], 12: [0.3, 0.7, 0.0],
+                                                                 9: [0.1, 0.9, 0.0]}), alike({5, 12, 9}), LABELS)
+    assert named.traps == traps and named.changed == set()
+
+
+def test_two_sets_of_traps_unlike_each_other_are_most_often_two_players():
+    """Traps on 5 and 12 unlike each other, both leaning to c1 alike: the one read c1
+    surely stays c1's, and the other does not become his too."""
+    traps = {5: "c1", 12: "c0"}
+    named = name_lone_traps(traps, {}, sure(5), MAMMOTH, owners({5: [0.2, 0.8, 0.0], 12: [0.3, 0.7, 0.0]}),
+                            alike({5}, {12}), LABELS)
+    assert named.traps == traps
+
+
+def test_traps_under_hunters_and_on_the_mammoths_cell_are_not_named_with_the_lone_ones():
+    odds = owners({})
+    named = name_lone_traps({4: "c0", MAMMOTH: "c2"}, {"c0": 4}, sure(), MAMMOTH, odds, alike({4, MAMMOTH}),
+                            LABELS)
+    assert named.traps == {4: "c0", MAMMOTH: "c2"} and odds.asked == []
 
 
 @pytest.mark.slow
