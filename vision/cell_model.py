@@ -491,7 +491,8 @@ class OwnerAnswers:
     def likeness(self, cells) -> np.ndarray:
         """The cosine of each two of ``cells``' embeddings ``(n, n)``: pieces of one
         player's set look alike (his traps, one print), whatever his hunter looks like."""
-        embedded = self.embeddings(cells).reshape(len(list(cells)), -1)
+        cells = list(cells)
+        embedded = self.embeddings(cells).reshape(len(cells), -1)
         return embedded @ embedded.T
 
 

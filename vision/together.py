@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
+from scipy.sparse.csgraph import connected_components
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 
@@ -230,8 +231,6 @@ def same_sets(likeness: np.ndarray, threshold: float = SAME_SET_LIKENESS) -> lis
     >>> same_sets(np.array([[1.0, 0.97, 0.2], [0.97, 1.0, 0.1], [0.2, 0.1, 1.0]]))
     [[0, 1], [2]]
     """
-    from scipy.sparse.csgraph import connected_components
-
     _, group = connected_components(np.asarray(likeness) >= threshold, directed=False)
     return [np.flatnonzero(group == g).tolist() for g in dict.fromkeys(group.tolist())]
 
