@@ -288,8 +288,8 @@ class BoardReader:
         if odds is not None:
             for question in self.second_opinion.fine:
                 by_label[f"{question}_odds"] = self.second_opinion.fine_answers(question, frame, homography)
-            by_label["owner_odds"] = self.second_opinion.owner_answers(frame, homography)
-            likeness = getattr(by_label["owner_odds"], "likeness", None)
+            owner = by_label["owner_odds"] = self.second_opinion.owner_answers(frame, homography)
+            likeness = None if owner is None else owner.likeness
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         leans = figure_leans(homography, frame.shape)

@@ -10,6 +10,7 @@ import pytest
 
 import vision
 
+
 def _with_examples(name: str) -> bool:
     return any(test.examples for test in doctest.DocTestFinder().find(importlib.import_module(name)))
 
