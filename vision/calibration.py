@@ -480,21 +480,18 @@ def tile_layout(frame: np.ndarray, homography: np.ndarray, sampler: CellSampler 
     return labels, labelling_cost(cost, labels)
 
 
-#: A hunter whose dark part (a shaded side, a shadow) covers this share of his body stands.
-SHADED_SHARE = 0.2
-
-
 def _changes_preferred(calibration: Calibration, model: ChangeModel) -> bool:
     """Whether the changes are preferred to the learnt model when they read the setup
-    back as well: to the figures' model for a set whose pieces lie flat (at setup no
-    hunter leant with the camera, :data:`vision.changes.STANDS`, nor showed a shaded side
-    or a shadow, :data:`SHADED_SHARE`). That model reads a flat-art set's setup back
-    exactly (a star is a figure seen from above), then misses its traps in play (fresh
-    sim.flatart development tables, docs/vision.md session 13). It keeps standing pieces,
-    whose lean it knows (the path-traced photos), and the kit's model keeps the kit's
-    tokens (it knows outlines, stacks and tokens side by side)."""
-    return calibration.pieces == "figures" and all(
-        look.stands < STANDS and look.dark < SHADED_SHARE * look.body for look in model.hunters.values())
+    back as well: to the figures' model for a set whose pieces do not stand (at setup no
+    hunter leant with the camera, :data:`vision.changes.STANDS`). That model reads a
+    flat-art set's setup back exactly (a star is a figure seen from above), then misses
+    its traps in play (fresh sim.flatart development tables, docs/vision.md session 13).
+    A dark part does not make a piece stand: sets of flat-art pawns drawn with a shadow
+    (a fifth of their body and more) kept the figures' model until session 24 and read
+    none of their 16 development frames right; by their changes, 11. It keeps standing
+    pieces, whose lean it knows, and the kit's model keeps the kit's tokens (it knows
+    outlines, stacks and tokens side by side)."""
+    return calibration.pieces == "figures" and all(look.stands < STANDS for look in model.hunters.values())
 
 
 def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool, leans=None) -> Calibration:

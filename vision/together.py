@@ -15,6 +15,8 @@ nowhere stays off the board unless the models are surer than not of him somewher
 (the fine ``trap_under_hunter`` model under a hunter) says of it, owned as the colours
 read it, else as the owner model names it, else by the hunter standing on it (a
 hunter sets his trap on his own cell: FR «Tour de jeu» 2, EN «Flow of play» 2).
+Last, a mammoth the colours keep on the cross (whose empty look holds him) or find
+nowhere goes where the classifier sees a piece nothing placed explains and some of him.
 
 Every cell whose contents this changes is unsure: the tracker leaves it to the cells'
 changes and the referee, never commits it on this stage's word alone.
@@ -67,23 +69,46 @@ ON_TRAP_ODDS = 0.5
 #: lone traps than the colours do).
 TRAP_ODDS, READ_TRAP_ODDS = 0.5, 0.05
 #: Under a hunter, the fine model's odds that keep a trap the colours read, and that
-#: put one they did not.
-UNDER_READ_ODDS, UNDER_NEW_ODDS = 0.5, 0.95
+#: put one they did not (0.95 for the first fine model; for the one retrained wider in
+#: session 23, 0.6 to 0.85 read 7 to 11 more sim.tabletop development frames right,
+#: sim.flatart's the same; the shared samples' bare grass cells under a hunter show
+#: 0.64 at most, photo-9100002).
+UNDER_READ_ODDS, UNDER_NEW_ODDS = 0.5, 0.8
 #: Each further hunter on a cell is this much less likely than the one before (stacks
 #: are rarer than lone hunters: at even odds a hunter read unsure beside a stack
 #: joined it, sim.flatart development tables 3,000,007 and 3,000,073).
 FURTHER_ON_CELL = 0.5
+#: A mammoth the colours keep on the cross, or find nowhere, moves to the cell where the
+#: classifier sees a piece this surely (:data:`UNEXPLAINED_PIECE`) that no hunter and
+#: no trap placed explains, when it gives the mammoth there this much
+#: (:func:`place_mammoth`). The cross's empty look holds the mammoth (he stands there at
+#: setup), so nothing tells him gone from a dark cross like his figure: on the
+#: sim.tabletop development frames 45 mammoths were kept on the cross after leaving it;
+#: those the classifier gave 0.4 or more on an unexplained piece were all there (18 of 19,
+#: the 19th not on the cross either), while those rightly on the cross had 0.36 at most.
+UNEXPLAINED_PIECE, UNEXPLAINED_MAMMOTH = 0.9, 0.4
+#: The owner model's odds are sharpened to this power to place the hunters (each row
+#: renormalised, :func:`sharpened`; a stack's left as they are): as trained
+#: (:data:`vision.cell_model.OWNER_SHARPNESS`) they are too even against the classifier's
+#: presence odds and the colours' prior. Replayed offline on the development frames
+#: (session 24), frames fully right at powers 1, 1.5 and 2: sim.tabletop 189, 192, 195 of
+#: 568, sim.flatart 377, 378, 383 (at 3 and 4 no better; sharpened for the lone traps'
+#: names too, no better either, and two players' traps alike to the model, sim.tabletop
+#: 5,000,150, were named one player's).
+OWNER_ODDS_POWER = 2.0
 #: A cost no assignment takes (a place a player may not go).
 _NEVER = 1e9
 
 
 def place_together(reading: ChangeReading, grass: np.ndarray, labels: list[str], hunter_odds=None, trap_odds=None,
                    hunter_on_trap_odds=None, trap_under_hunter_odds=None, owner_odds=None, owner_likeness=None,
-                   **_) -> ChangeReading:
+                   mammoth_odds=None, piece_odds=None, **_) -> ChangeReading:
     """``reading`` (:func:`vision.changes.read_changes`) placed again by the learned
     models' odds (the classifier's ``hunter_odds`` and ``trap_odds``, (37,); the fine and
     owner models' cells -> odds; ``owner_likeness``, cells -> how alike their pieces
-    are, names the lone traps together), each cell that changed unsure; as read
+    are, names the lone traps together; the classifier's ``mammoth_odds`` and
+    ``piece_odds`` find a mammoth gone from the cross, :func:`place_mammoth`), each cell
+    that changed unsure; as read
     without the owner model or the classifier (a calibration saved before their crops
     were kept). ``grass``: the grass cells."""
     if owner_odds is None or hunter_odds is None or trap_odds is None:
@@ -98,9 +123,49 @@ def place_together(reading: ChangeReading, grass: np.ndarray, labels: list[str],
         named = name_lone_traps(traps, by_hunters.hunters, reading.confidence, reading.mammoth, owner_odds,
                                 owner_likeness, labels)
         traps, changed = named.traps, changed | named.changed
+    mammoth = reading.mammoth
+    if mammoth_odds is not None and piece_odds is not None:
+        mammoth = place_mammoth(mammoth, by_hunters.hunters, traps, mammoth_odds, piece_odds)
+        changed |= {c for c in (reading.mammoth, mammoth) if c is not None and mammoth != reading.mammoth}
     confidence = reading.confidence.copy()
     confidence[sorted(changed)] = 0.0
-    return replace(reading, hunters=by_hunters.hunters, traps=traps, confidence=confidence)
+    return replace(reading, mammoth=mammoth, hunters=by_hunters.hunters, traps=traps, confidence=confidence)
+
+
+def sharpened(owner_odds, power: float | None = None):
+    """``owner_odds`` (cells -> (n, seats) odds) raised to ``power`` (by default
+    :data:`OWNER_ODDS_POWER`), each row summing to one.
+
+    >>> sharpened(lambda cells: np.array([[0.6, 0.2, 0.2]]))([4]).round(3).tolist()
+    [[0.818, 0.091, 0.091]]
+    """
+    power = OWNER_ODDS_POWER if power is None else power
+
+    def odds(cells):
+        raised = np.clip(np.asarray(owner_odds(cells), float), 0.0, 1.0) ** power
+        return raised / np.maximum(raised.sum(axis=1, keepdims=True), 1e-12)
+    return odds
+
+
+def place_mammoth(mammoth, hunters: dict, traps: dict, mammoth_odds, piece_odds):
+    """The mammoth's cell: as read, unless read on the cross or nowhere while the
+    classifier sees a piece (``piece_odds`` (37,) from :data:`UNEXPLAINED_PIECE`) on a
+    cell where no hunter stands and no trap lies, and gives the mammoth there
+    (``mammoth_odds`` (37,)) :data:`UNEXPLAINED_MAMMOTH` or more: the likeliest such cell.
+
+    >>> piece, mam = np.zeros(37), np.zeros(37)
+    >>> piece[[4, 9]], mam[[4, 9]] = 1.0, (0.6, 0.7)
+    >>> place_mammoth(CENTRE, {"c0": 9}, {}, mam, piece), place_mammoth(5, {"c0": 9}, {}, mam, piece)
+    (4, 5)
+    """
+    if mammoth not in (CENTRE, None):
+        return mammoth
+    explained = set(hunters.values()) | set(traps) | {CENTRE}
+    unexplained = [c for c in range(NUM_CELLS) if c not in explained and piece_odds[c] >= UNEXPLAINED_PIECE]
+    if not unexplained:
+        return mammoth
+    likeliest = max(unexplained, key=lambda c: mammoth_odds[c])
+    return likeliest if mammoth_odds[likeliest] >= UNEXPLAINED_MAMMOTH else mammoth
 
 
 def _presence(hunter_odds, traps: dict, hunter_on_trap_odds, colours_only: set) -> np.ndarray:
@@ -117,10 +182,15 @@ def _presence(hunter_odds, traps: dict, hunter_on_trap_odds, colours_only: set) 
 
 
 def _owners(owner_odds, cells: list[int], hunters: dict, traps: dict, labels: list[str]) -> np.ndarray:
-    """Each of ``cells``' odds of being each player's ``(n, players)``: the owner model's,
-    but a hunter read on another player's trap shows two colours, and the owner model
+    """Each of ``cells``' odds of being each player's ``(n, players)``: the owner model's
+    (:func:`sharpened`, but not on a stack the colours read: the lower hunter, whose
+    colour shows least, was moved onto his own trap, the shared sample flat-6900001);
+    a hunter read on another player's trap shows two colours, and the owner model
     (trained on one piece's, or one colour's) does not tell whose he is: the colours do."""
-    odds = np.asarray(owner_odds(cells), float)[:, :len(labels)]
+    odds = np.asarray(sharpened(owner_odds)(cells), float)[:, :len(labels)]
+    stacks = [j for j, c in enumerate(cells) if sum(at == c for at in hunters.values()) > 1]
+    if stacks:
+        odds[stacks] = np.asarray(owner_odds([cells[j] for j in stacks]), float)[:, :len(labels)]
     for j, c in enumerate(cells):
         rivals = [label for label, at in hunters.items() if at == c and traps.get(c, label) != label]
         if rivals:

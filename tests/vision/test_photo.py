@@ -35,12 +35,13 @@ def test_the_photo_set_is_kept_small_and_varied():
 
 @pytest.mark.parametrize("folder", TABLES, ids=[f.name for f in TABLES])
 def test_setup_learns_players_pieces_without_an_outline(folder):
-    """Pawns and meeples have no dark outline: calibration says so and learns one
-    colour per hunter placed, from what changed between setup frames."""
+    """Pawns and meeples have no dark outline: calibration says so (they are read as
+    figures, or by what they change when no hunter leant with the camera at setup) and
+    learns one colour per hunter placed, from what changed between setup frames."""
     truth, frames = _setup(folder)
     cal = learn(frames)
-    expected = "figures" if truth["look"]["hunter_kind"] != "kit_disc" else "kit"
-    assert cal.pieces == expected
+    expected = ("figures", "changes") if truth["look"]["hunter_kind"] != "kit_disc" else ("kit",)
+    assert cal.pieces in expected
     assert sorted(cal.hunters) == sorted(truth["setup"][-1]["hunters"])
     again = Calibration.from_json(json.loads(json.dumps(cal.to_json())))
     assert again.pieces == cal.pieces
@@ -167,7 +168,9 @@ def test_a_relit_photo_table_is_relearnt_with_a_meeple_on_his_own_trap():
 
     table = json.loads((RELIT / "truth.json").read_text())
     truth, frames = _setup(DEFAULT_SET / table["from"])
-    calibration = learn(frames)
+    # (Read by the figures' model, as before session 24: read by its changes, the
+    # relit frame needs no relearning.)
+    calibration = learn(frames, pieces="figures")
     frame = table["frames"][0]
     image = cv2.imread(str(RELIT / frame["file"]))
     board = LabelBoard(parse_cell(frame["mammoth"]), {k: parse_cell(v) for k, v in frame["hunters"].items()},

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vision.changes
+import vision.together
 from engine.hexgrid import CENTRE, parse_cell
 from sim.tabletop.samples import generate_table, plan_table
 from vision.calibration import learn, setup_score
@@ -134,15 +135,17 @@ def test_the_cross_print_is_no_mammoth_once_it_has_left():
     """A mammoth figure on a cross drawn in lines: setup learns the print's colour seen
     around the mammoth; once the mammoth has left the cross, the whole print shows and
     is never surely read as the mammoth: he is read where he stands, or not at all, or
-    the cross is reported unsure (the tracker then waits)."""
+    the cell he is read on is reported unsure (the tracker then waits). (Since session 24
+    a mammoth left on the cross goes where the classifier sees an unexplained piece and
+    him, `vision.together.place_mammoth`: in the third frame that is a stack of two
+    hunters it takes for him, unsure; in the fourth, rightly, the cell he stands on.)"""
     sample, _, calibration = table(5_000_002)
     assert calibration.changes.print_colour is not None
     left = [(frame, truth) for frame, truth in sample.reads if truth["mammoth"] != "0,0"]
     assert left
     for frame, truth in left:
         seen = BoardReader(calibration).read(frame.image(), 0.0)
-        assert seen.mammoth in (None, CENTRE, parse_cell(truth["mammoth"]))
-        assert seen.mammoth != CENTRE or CENTRE in seen.unsure_cells
+        assert seen.mammoth in (None, parse_cell(truth["mammoth"])) or seen.mammoth in seen.unsure_cells
 
 
 def test_a_mammoth_token_on_a_cross_printed_in_broad_arms_is_learnt_from_the_token():
@@ -214,4 +217,5 @@ def test_the_mammoth_is_read_where_the_classifier_sees_him_when_it_sees_nothing_
     seen = BoardReader(calibration).read(frame.image(), 0.0)
     assert seen.mammoth == parse_cell(truth["mammoth"]) and seen.mammoth in seen.unsure_cells
     monkeypatch.setattr(vision.changes, "mammoth_by_odds", lambda mammoth, conf, *args: (mammoth, conf))
+    monkeypatch.setattr(vision.together, "place_mammoth", lambda mammoth, *args: mammoth)
     assert BoardReader(calibration).read(frame.image(), 0.0).mammoth != seen.mammoth

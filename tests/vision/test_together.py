@@ -5,8 +5,10 @@ import numpy as np
 import pytest
 
 from engine.hexgrid import CENTRE, NUM_CELLS
+from vision.changes import ChangeReading
 from vision.together import (OFF_BOARD_UNSEEN, ON_TRAP_ODDS, READ_TRAP_ODDS, SAME_SET_LIKENESS, UNDER_NEW_ODDS,
-                             UNDER_READ_ODDS, name_lone_traps, place_hunters, place_traps)
+                             UNDER_READ_ODDS, UNEXPLAINED_MAMMOTH, UNEXPLAINED_PIECE, name_lone_traps, place_hunters,
+                             place_mammoth, place_together, place_traps)
 
 LABELS = ["c0", "c1", "c2"]
 MAMMOTH = CENTRE
@@ -238,6 +240,36 @@ def test_traps_under_hunters_and_on_the_mammoths_cell_are_not_named_with_the_lon
     named = name_lone_traps({4: "c0", MAMMOTH: "c2"}, {"c0": 4}, sure(), MAMMOTH, odds, alike({4, MAMMOTH}),
                             LABELS)
     assert named.traps == {4: "c0", MAMMOTH: "c2"} and odds.asked == []
+
+
+def test_a_mammoth_kept_on_the_cross_goes_where_an_unexplained_piece_shows_him():
+    """The colours keep the mammoth on the cross (its empty look holds him); the
+    classifier sees a piece on cell 20 that no hunter or trap explains, and the mammoth
+    there at the threshold: he is placed there, and the cross and 20 are unsure."""
+    piece, mammoth = np.zeros(NUM_CELLS), np.zeros(NUM_CELLS)
+    piece[[4, 20]], mammoth[[4, 20]] = UNEXPLAINED_PIECE, (0.9, UNEXPLAINED_MAMMOTH)
+    reading = ChangeReading(CENTRE, {"c0": 4}, {}, np.zeros(NUM_CELLS, bool), np.ones(NUM_CELLS),
+                            np.zeros(NUM_CELLS, bool))
+    placed = place_together(reading, np.zeros(NUM_CELLS, bool), LABELS, hunter_odds=hunter_odds(c4=0.9),
+                            trap_odds=np.zeros(NUM_CELLS), owner_odds=owners({4: [1.0, 0.0, 0.0]}),
+                            mammoth_odds=mammoth, piece_odds=piece)
+    assert placed.mammoth == 20 and placed.hunters == {"c0": 4}
+    assert placed.confidence[CENTRE] == 0.0 and placed.confidence[20] == 0.0 and placed.confidence[4] == 1.0
+
+
+@pytest.mark.parametrize("read, piece_at_20, mammoth_at_20, hunters, traps, placed", [
+    (None, 1.0, 0.5, {}, {}, 20),                                   # read nowhere: found
+    (CENTRE, 1.0, UNEXPLAINED_MAMMOTH - 0.01, {}, {}, CENTRE),      # too little of him
+    (CENTRE, UNEXPLAINED_PIECE - 0.01, 0.9, {}, {}, CENTRE),        # no sure piece
+    (CENTRE, 1.0, 0.9, {"c1": 20}, {}, CENTRE),                     # a hunter explains it
+    (CENTRE, 1.0, 0.9, {}, {20: "c2"}, CENTRE),                     # a trap explains it
+    (7, 1.0, 0.9, {}, {}, 7),                                       # read off the cross: stays
+])
+def test_the_mammoth_moves_only_from_the_cross_or_nowhere_to_a_piece_nothing_explains(
+        read, piece_at_20, mammoth_at_20, hunters, traps, placed):
+    piece, mammoth = np.zeros(NUM_CELLS), np.zeros(NUM_CELLS)
+    piece[20], mammoth[20] = piece_at_20, mammoth_at_20
+    assert place_mammoth(read, hunters, traps, mammoth, piece) == placed
 
 
 @pytest.mark.slow
