@@ -108,9 +108,8 @@ def place_together(reading: ChangeReading, grass: np.ndarray, labels: list[str],
     owner models' cells -> odds; ``owner_likeness``, cells -> how alike their pieces
     are, names the lone traps together; the classifier's ``mammoth_odds`` and
     ``piece_odds`` find a mammoth gone from the cross, :func:`place_mammoth`), each cell
-    that changed unsure; as read
-    without the owner model or the classifier (a calibration saved before their crops
-    were kept). ``grass``: the grass cells."""
+    that changed unsure; as read without the owner model or the classifier (a
+    calibration saved before their crops were kept). ``grass``: the grass cells."""
     if owner_odds is None or hunter_odds is None or trap_odds is None:
         return reading
     by_hunters = place_hunters(reading.hunters, reading.confidence, reading.traps, reading.mammoth, hunter_odds,
@@ -132,19 +131,15 @@ def place_together(reading: ChangeReading, grass: np.ndarray, labels: list[str],
     return replace(reading, mammoth=mammoth, hunters=by_hunters.hunters, traps=traps, confidence=confidence)
 
 
-def sharpened(owner_odds, power: float | None = None):
-    """``owner_odds`` (cells -> (n, seats) odds) raised to ``power`` (by default
-    :data:`OWNER_ODDS_POWER`), each row summing to one.
+def sharpened(odds: np.ndarray, power: float | None = None) -> np.ndarray:
+    """Owner odds ``(n, seats)`` raised to ``power`` (by default :data:`OWNER_ODDS_POWER`),
+    each row summing to one.
 
-    >>> sharpened(lambda cells: np.array([[0.6, 0.2, 0.2]]))([4]).round(3).tolist()
+    >>> sharpened(np.array([[0.6, 0.2, 0.2]])).round(3).tolist()
     [[0.818, 0.091, 0.091]]
     """
-    power = OWNER_ODDS_POWER if power is None else power
-
-    def odds(cells):
-        raised = np.clip(np.asarray(owner_odds(cells), float), 0.0, 1.0) ** power
-        return raised / np.maximum(raised.sum(axis=1, keepdims=True), 1e-12)
-    return odds
+    raised = np.clip(np.asarray(odds, float), 0.0, 1.0) ** (OWNER_ODDS_POWER if power is None else power)
+    return raised / np.maximum(raised.sum(axis=1, keepdims=True), 1e-12)
 
 
 def place_mammoth(mammoth, hunters: dict, traps: dict, mammoth_odds, piece_odds):
@@ -187,10 +182,9 @@ def _owners(owner_odds, cells: list[int], hunters: dict, traps: dict, labels: li
     colour shows least, was moved onto his own trap, the shared sample flat-6900001);
     a hunter read on another player's trap shows two colours, and the owner model
     (trained on one piece's, or one colour's) does not tell whose he is: the colours do."""
-    odds = np.asarray(sharpened(owner_odds)(cells), float)[:, :len(labels)]
-    stacks = [j for j, c in enumerate(cells) if sum(at == c for at in hunters.values()) > 1]
-    if stacks:
-        odds[stacks] = np.asarray(owner_odds([cells[j] for j in stacks]), float)[:, :len(labels)]
+    odds = np.asarray(owner_odds(cells), float)[:, :len(labels)]
+    stack = np.array([sum(at == c for at in hunters.values()) > 1 for c in cells])
+    odds = np.where(stack[:, None], odds, sharpened(odds))
     for j, c in enumerate(cells):
         rivals = [label for label, at in hunters.items() if at == c and traps.get(c, label) != label]
         if rivals:

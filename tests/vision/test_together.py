@@ -242,6 +242,29 @@ def test_traps_under_hunters_and_on_the_mammoths_cell_are_not_named_with_the_lon
     assert named.traps == {4: "c0", MAMMOTH: "c2"} and odds.asked == []
 
 
+def test_the_owner_models_odds_outweigh_an_unsure_reading_once_sharpened():
+    """c1 read unsure on cell 4, which the owner model gives c0 (0.7 against 0.3), while
+    cell 9, with less of a hunter (0.4), looks like c1 (0.8): sharpened, the model's odds
+    place c0 on 4 and c1 on 9 (as given, 0.224 against 0.248, c1 would stay and c0 be
+    off the board)."""
+    odds = owners({4: [0.7, 0.3], 9: [0.2, 0.8]}, seats=2)
+    placed = place_hunters({"c1": 4}, np.full(NUM_CELLS, 0.5), {}, MAMMOTH, hunter_odds(c4=1.0, c9=0.4), None,
+                           odds, ["c0", "c1"])
+    assert placed.hunters == {"c0": 4, "c1": 9}
+
+
+def test_a_stack_the_colours_read_keeps_the_owner_models_odds_as_given():
+    """c0 and c1 read (unsure) as a stack on cell 4, where the owner model leans to c0
+    (0.6 against 0.4), while cell 9, with less of a hunter (0.35), looks like c1 (0.7):
+    c1 stays on the stack. Sharpened like the other cells' (0.31), his odds there would
+    send him to 9 (the lower hunter of the shared sample flat-6900001's stack was moved
+    onto his own trap)."""
+    odds = owners({4: [0.6, 0.4], 9: [0.3, 0.7]}, seats=2)
+    placed = place_hunters({"c0": 4, "c1": 4}, np.full(NUM_CELLS, 0.5), {}, MAMMOTH, hunter_odds(c4=1.0, c9=0.35),
+                           None, odds, ["c0", "c1"])
+    assert placed.hunters == {"c0": 4, "c1": 4}
+
+
 def test_a_mammoth_kept_on_the_cross_goes_where_an_unexplained_piece_shows_him():
     """The colours keep the mammoth on the cross (its empty look holds him); the
     classifier sees a piece on cell 20 that no hunter or trap explains, and the mammoth
