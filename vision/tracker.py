@@ -253,6 +253,10 @@ UNEXPLAINED_SHARE = 0.25
 #: ... but a change of this much (three quarters of a hunter's size) always is: a piece
 #: put down elsewhere stays unexplained beside however wide a trap.
 UNEXPLAINED_ALWAYS = 0.75
+#: A move whose cells show less than this (shares of a hunter's size) is not taken from
+#: the changes alone while the reader, sure or not, reads the mover still on his cell
+#: over a new trap of his (:meth:`GameTracker._mover_read_setting_trap`).
+MOVE_SHOWN_ALONE = 1.0
 #: Most resolutions offered in one question.
 MAX_ASKED = 4
 #: A hand lifting hunters off a cell takes away at most this many times their size
@@ -917,8 +921,10 @@ class GameTracker:
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
                 and not self._trap_seen_left_out(best, observation)
+                and not (strength < MOVE_SHOWN_ALONE and self._mover_read_setting_trap(position, best, observation))
                 and ((leak < CHANGES_LEAK and not self._leaves_stack(position, best))
-                     or self._arrivals_seen(position, best, observation))):
+                     or (self._arrivals_seen(position, best, observation)
+                         and self._leak_read_in_place(position, evidence, best, observation)))):
             return self._propose_seen(snap, best, timestamp)
         # Short of that, of the resolutions that fit well, the one the reader reads on
         # every cell involved (see _reader_agrees); of those that fit at all, the referee
@@ -946,7 +952,7 @@ class GameTracker:
                 and self._stays_seen(position, agreed[0], observation)):
             return self._propose_seen(snap, agreed[0], timestamp)
         if not lifted and observation.board_found and self._propose_hidden_then_next(
-                snap, position, evidence, observation, scored[0][0]):
+                snap, position, evidence, observation, scored[0][0], alone_leak=scored[0][2]):
             return True
         strengths = np.abs(evidence.strength(position.mammoth))
         changed = {int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)}
@@ -1135,7 +1141,8 @@ class GameTracker:
         return False
 
     def _propose_hidden_then_next(self, snap: Snapshot, position: engine.Position, evidence: ChangeEvidence,
-                                  observation: Observation, alone_fit: float, first=None) -> bool:
+                                  observation: Observation, alone_fit: float, first=None,
+                                  alone_leak: float = 0.0) -> bool:
         """Propose turns the board did not show, then the move it shows: the player to
         move set (or took up) the trap under his own hunter, hidden by him, and so, maybe,
         did the players after him, and the next player then moved, which the board
@@ -1149,7 +1156,10 @@ class GameTracker:
         (CHANGES_FIT, a piece shown put down or taken off, no rival within CHANGES_MARGIN,
         a move after more hidden turns among the rivals) and clearly better than anything
         the player to move alone could have done (by CHANGES_MARGIN, ``alone_fit`` being
-        the best of those), the reader reads (surely or not) what it leaves on every cell
+        the best of those, or its change leaves none unexplained where the best of those,
+        ``alone_leak``, leaves a piece's worth: sim.flatart development game 3,200,005, C's
+        trap under him then D's step onto C, where C's trap alone fit better for the two
+        pieces arriving on its cell), the reader reads (surely or not) what it leaves on every cell
         it changes, and the hunter of each hidden turn still on his cell; and never after a
         still board showed a change nothing was committed for (a move asked about, then
         undone by the next turns: sim.flatart development game 3,210,005, where A went two
@@ -1172,9 +1182,10 @@ class GameTracker:
         scored = self._scored_by_changes(position, evidence, following)
         if not scored:
             return False
-        fit, strength, _, best = scored[0]
+        fit, strength, leak, best = scored[0]
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position]
-        if (fit < CHANGES_FIT or strength < CHANGE_SHOWN or fit < alone_fit + CHANGES_MARGIN
+        explains_more = leak < CHANGE_AT_REST and alone_leak >= CHANGE_SHOWN
+        if (fit < CHANGES_FIT or strength < CHANGE_SHOWN or (fit < alone_fit + CHANGES_MARGIN and not explains_more)
                 or (rivals and rivals[0][0] > fit - CHANGES_MARGIN)):
             return False
         chain = chains[id(best)]
@@ -1359,6 +1370,39 @@ class GameTracker:
         unsure = _not_sure_of(observation)
         arrived = {cell: player for player, cell in candidate.view.hunters if position.hunters.get(player) != cell}
         return all(cell not in unsure and (player, cell) in seen.hunters for cell, player in arrived.items())
+
+    def _leak_read_in_place(self, position: engine.Position, evidence: ChangeEvidence, candidate: Candidate,
+                            observation: Observation) -> bool:
+        """Whether every cell ``candidate`` leaves alone that changed as a piece moving
+        does (CHANGES_LEAK) is read, where the reader is sure of it, holding what the game
+        has there: a tall piece's lean or a shadow, not a piece come or gone. A trap put
+        down under the mover has no arrival to see, so a step of the next player's, beside
+        it, would otherwise pass as its noise (sim.flatart development game 3,200,005: C's
+        trap committed with D's step onto C's cell, the step lost)."""
+        strength = evidence.strength(position.mammoth)
+        seen, unsure = self._view_of(observation), _not_sure_of(observation)
+        game = BoardView.of_position(position)
+        return all(x in unsure or contents_of_view(seen, x) == contents_of_view(game, x)
+                   for x in map(int, np.flatnonzero(np.abs(strength) >= CHANGES_LEAK))
+                   if x not in candidate.changed)
+
+    def _mover_read_setting_trap(self, position: engine.Position, candidate: Candidate,
+                                 observation: Observation) -> bool:
+        """Whether ``candidate`` is a move whose hunter the reader reads, surely or not,
+        still on the cell he would have left, over a trap of his the game does not have
+        there yet, and not on the cell he would reach: the board his trap put down under
+        him leaves. A hunter lifted for that and set back askew changes his cell and the
+        next one by half a piece each, as a faint step would (sim.flatart development
+        game 3,210,012: B's trap, a white disc under a white pawn on snow, committed as
+        his step east)."""
+        if not isinstance(candidate.action, engine.Move):
+            return False
+        mover = candidate.action.hunter
+        seen = self._view_of(observation)
+        read_on = {cell for who, cell in seen.hunters if who == mover}
+        start, end = position.hunters.get(mover), candidate.view.hunter_cells().get(mover)
+        return (start in read_on and end not in read_on and start not in position.traps
+                and (start, mover) in seen.traps)
 
     @staticmethod
     def _leaves_stack(position: engine.Position, candidate: Candidate) -> bool:

@@ -679,6 +679,36 @@ def test_a_trap_hidden_under_its_hunter_then_the_next_players_move_are_both_comm
     assert unseen.actions == []
 
 
+def test_a_trap_put_down_under_its_hunter_then_the_next_player_joining_him_are_both_committed():
+    """A set his trap under him (his cell gained, plainly), then B stepped onto A's
+    cell: the board shows A's cell gaining two pieces and B's losing one. A's trap alone
+    fits the gain better but leaves B's cell, which the reader surely reads empty,
+    unexplained; the trap then B's step explain every change: both are committed, in
+    order (sim.flatart development game 3,200,005: A's trap alone was committed, B's
+    step lost, and every later turn reported as a change nothing legal explains)."""
+    joined = seated_in_order("-3,0", "-3,1")
+    seen = board({"red": "-3,0", "blue": "-3,0"}, traps={"-3,0": "red"})
+    joined.feed(seen, changes(m3_0=2.5, m3_1=-1.2))
+    assert [a["action"] for a in joined.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "NW", "distance": 1}]
+
+
+def test_a_faint_step_read_as_the_mover_setting_his_trap_is_asked_not_committed(tracker):
+    """A's cell and the next one east each changed by half a piece, as a faint step east
+    would; the reader reads A still on his cell over a new trap of his, and nothing east
+    of him: A lifted to set his trap and put back askew. The two witnesses disagree, so
+    the referee is asked (sim.flatart development game 3,210,012: the trap was
+    committed as a step). Read there with no trap, the step is still taken from the
+    changes (a piece the reader misses, as in the first test above)."""
+    faint = changes(m3_0=-0.45, m2_0=0.55)
+    cells = (parse_cell("-3,0"), parse_cell("-2,0"))
+    tracker.feed(replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=cells), faint)
+    assert tracker.actions == [] and tracker.question is not None
+    missed = seated("-3,0")
+    missed.feed(replace(board({"red": "-3,0", "blue": "3,0"}), unsure_cells=cells), faint)
+    assert [a["action"] for a in missed.actions] == [{"type": "move", "hunter": "A", "direction": "E", "distance": 1}]
+
+
 def test_two_traps_hidden_under_their_hunters_then_a_move_are_all_committed():
     """A, then B, each set a trap under his own hunter, wider than it, so the board shows
     neither; then C moved a cell west, plainly. Setting his trap is the one thing each
