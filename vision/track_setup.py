@@ -84,7 +84,8 @@ def new_piece_cell(gain: np.ndarray, taken, allowed=None, covered=None) -> int |
     been nudged or turned (its points change, a fraction of what a piece put down
     changes, so less than the new one), and the mammoth's cross is ignored (a token
     turned on it changes as much as a small pawn put down). A taken cell's neighbours
-    may show half its change (a standing figure overhanging them), the new cell's
+    may show half its change (a standing figure overhanging them) when his cover of it
+    changed too, the new cell's
     neighbours some of his (his overhang, his shadow). ``allowed``: the cells the rules
     let the piece be put down on (hunters on the outer ring), all by default.
     ``covered``: how much more or less of each cell differs from the empty board than at
@@ -100,7 +101,10 @@ def new_piece_cell(gain: np.ndarray, taken, allowed=None, covered=None) -> int |
     True
     """
     taken = set(taken) | {CENTRE}
-    spill = np.array([max([gain[t] for t in taken if distance(t, c) == 1], default=0.0) for c in range(NUM_CELLS)])
+    # A taken cell's overhang moves with what covers it: one covered as before (a figure
+    # relit, or overhung by the newcomer beside it) spills nothing new.
+    source = gain if covered is None else np.minimum(gain, np.abs(covered))
+    spill = np.array([max([source[t] for t in taken if distance(t, c) == 1], default=0.0) for c in range(NUM_CELLS)])
     own = np.maximum(gain - SPILL * spill, 0.0)
     free = np.array([c not in taken and (allowed is None or c in allowed) for c in range(NUM_CELLS)])
     if not free.any():

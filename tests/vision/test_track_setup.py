@@ -175,6 +175,24 @@ def test_a_new_piece_is_the_one_cell_that_changed_clearly():
     assert new_piece_cell(gain, taken={30}) is None
 
 
+def test_a_piece_put_down_beside_a_hunter_covered_as_before_is_not_taken_for_his_overhang():
+    """A figure put down beside a hunter learnt before changes that hunter's look too (its
+    own overhang, its shadow on him) without his covering his cell any less or more. The
+    hunter's change is then no overhang of his onto the new cell: the new piece is learnt
+    (sim.tabletop development game 5,520,031: the third hunter, missed so, was learnt six
+    turns later where he had walked, and the game's first turns committed wrong). A
+    hunter whose cover did change (nudged towards the new cell) still spills onto it."""
+    from engine.hexgrid import parse_cell
+    from vision.track_setup import new_piece_cell
+    b, c = parse_cell("3,-3"), parse_cell("3,-2")
+    gain, covered = np.zeros(37), np.zeros(37)
+    gain[b], covered[b] = 120.0, 5.0        # B relit and overhung, covered as before
+    gain[c], covered[c] = 89.0, 90.0        # C put down beside him
+    assert new_piece_cell(gain, taken={b}, covered=covered) == c
+    covered[b] = 120.0                      # B's cover changed: his overhang may be C's change
+    assert new_piece_cell(gain, taken={b}, covered=covered) is None
+
+
 def test_a_hunter_seen_anew_from_a_moved_camera_does_not_hide_the_next_one():
     """sim.tabletop development game 5,500,000: tall figures, and the phone held a little
     elsewhere between two setup steps. The first hunter's look changes as much as the
