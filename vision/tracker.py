@@ -976,6 +976,9 @@ class GameTracker:
             offered += [c for _, _, _, c in scored[2 * MAX_ASKED:] if len(c.changed) == 1]
             self._leave_change(position, evidence, observation)
             return self._ask_between(offered, BoardView.of_position(position), timestamp, reading=observation)
+        if changed and not waiting and not lifted and self._propose_unshown_then_next(snap, position, evidence,
+                                                                                     observation):
+            return True
         if changed and not waiting:
             # Nothing legal fits: said as the reader sees it when it can (a hunter moved
             # out of turn, or not in a straight line), else with the cells that changed.
@@ -1205,6 +1208,43 @@ class GameTracker:
             if now is None or not self._propose(self._sync(), now, observation.timestamp):
                 return turn is not chain[0]
         self._last_observation = self._observation_of(best.view, observation.timestamp)
+        return True
+
+    def _propose_unshown_then_next(self, snap: Snapshot, position: engine.Position, evidence: ChangeEvidence,
+                                   observation: Observation) -> bool:
+        """Propose a turn whose cells show no change, then the next player's turn that the
+        cells show clearly, when the reader surely reads both turns' cells as the two leave
+        them and no other such pair is read so. A hunter walking off his own trap onto
+        another hunter's cell leaves both cells looking as before (a trap stays on one, a
+        hunter on the other): only the next turn shows, and it alone is no legal
+        resolution (sim.tabletop development game 5,520,004: A's step onto B, then B's
+        three-cell move, reported as a change nothing legal explains). Never once a change
+        went uncommitted (as :meth:`_propose_hidden_then_next`)."""
+        if self._change_left or not observation.board_found:
+            return False
+        strength = evidence.strength(position.mammoth)
+        sure = frozenset(range(NUM_CELLS)) - _not_sure_of(observation)
+        seen, before = self._view_of(observation), BoardView.of_position(position)
+        chains = []
+        for first in self.candidates():
+            after = first.outcome.position
+            if (not first.changed or any(abs(strength[x]) >= CHANGE_AT_REST for x in first.changed)
+                    or after is None or after.to_move in (None, position.to_move)):
+                continue
+            following = [replace(c, changed=frozenset(before.changed_cells(c.view)))
+                         for c in build_candidates(after.with_(hands=None), snap.variants) if c.changed]
+            for fit, shown, _, then in self._scored_by_changes(position, evidence, following):
+                cells = first.changed | then.changed
+                if (fit >= CHANGES_FIT and shown >= CHANGE_SHOWN and cells <= sure
+                        and all(contents_of_view(seen, x) == contents_of_view(then.view, x) for x in cells)):
+                    chains.append((first, then))
+        if len({then.outcome.position for _, then in chains}) != 1:
+            return False
+        for turn in chains[0]:
+            now = next((c for c in self.candidates() if c.action == turn.action and c.choices == turn.choices), None)
+            if now is None or not self._propose(self._sync(), now, observation.timestamp):
+                return turn is not chains[0][0]
+        self._last_observation = self._observation_of(chains[0][1].view, observation.timestamp)
         return True
 
     @staticmethod

@@ -709,6 +709,24 @@ def test_a_faint_step_read_as_the_mover_setting_his_trap_is_asked_not_committed(
     assert [a["action"] for a in missed.actions] == [{"type": "move", "hunter": "A", "direction": "E", "distance": 1}]
 
 
+def test_a_step_off_his_trap_onto_another_hunter_then_that_hunters_move_are_both_committed():
+    """A stands on his own trap on -3,0 and steps onto B on -3,1: neither cell looks any
+    different (his trap stays on one, a hunter on the other). B then moves two cells
+    east, which the board shows plainly. B's move alone is no legal turn (it is A's); the
+    reader surely reads A on B's old cell, A's trap left behind and B on his new cell:
+    both turns are committed, in order (sim.tabletop development game 5,520,004,
+    reported as a change nothing legal explains). Read unsure on A's new cell, nothing is."""
+    seen = board({"red": "-3,1", "blue": "-1,1"}, traps={"-3,0": "red"})
+    stepped = on_his_trap("-3,1")
+    stepped.feed(seen, changes(m1_1=1.0))
+    assert [a["action"] for a in stepped.actions[2:]] == [
+        {"type": "move", "hunter": "A", "direction": "SE", "distance": 1},
+        {"type": "move", "hunter": "B", "direction": "E", "distance": 2}]
+    unsure = on_his_trap("-3,1")
+    unsure.feed(replace(seen, unsure_cells=(parse_cell("-3,1"),)), changes(m1_1=1.0))
+    assert len(unsure.actions) == 2
+
+
 def test_two_traps_hidden_under_their_hunters_then_a_move_are_all_committed():
     """A, then B, each set a trap under his own hunter, wider than it, so the board shows
     neither; then C moved a cell west, plainly. Setting his trap is the one thing each
