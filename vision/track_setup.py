@@ -84,10 +84,10 @@ def new_piece_cell(gain: np.ndarray, taken, allowed=None, covered=None) -> int |
     been nudged or turned (its points change, a fraction of what a piece put down
     changes, so less than the new one), and the mammoth's cross is ignored (a token
     turned on it changes as much as a small pawn put down). A taken cell's neighbours
-    may show half its change (a standing figure overhanging them) when his cover of it
-    changed too, the new cell's
-    neighbours some of his (his overhang, his shadow). ``allowed``: the cells the rules
-    let the piece be put down on (hunters on the outer ring), all by default.
+    may show half its change (a standing figure overhanging them) as far as his cover of
+    his own cell changed, the new cell's neighbours some of his (his overhang, his
+    shadow). ``allowed``: the cells the rules let the piece be put down on (hunters on
+    the outer ring), all by default.
     ``covered``: how much more or less of each cell differs from the empty board than at
     the last step. A hunter learnt before whose look changed without leaving (a tall
     figure seen from a camera moved between two steps, a piece turned) covers his cell as
