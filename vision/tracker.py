@@ -1203,12 +1203,7 @@ class GameTracker:
                 or not self._reader_agrees(next_only, [], self._without_own_trap_under(next_only, seen),
                                            frozenset(observation.occluded_cells))):
             return False
-        for turn in [*chain, best]:
-            now = next((c for c in self.candidates() if c.action == turn.action and c.choices == turn.choices), None)
-            if now is None or not self._propose(self._sync(), now, observation.timestamp):
-                return turn is not chain[0]
-        self._last_observation = self._observation_of(best.view, observation.timestamp)
-        return True
+        return self._propose_turns([*chain, best], observation.timestamp)
 
     def _propose_unshown_then_next(self, snap: Snapshot, position: engine.Position, evidence: ChangeEvidence,
                                    observation: Observation) -> bool:
@@ -1240,11 +1235,16 @@ class GameTracker:
                     chains.append((first, then))
         if len({then.outcome.position for _, then in chains}) != 1:
             return False
-        for turn in chains[0]:
+        return self._propose_turns(list(chains[0]), observation.timestamp)
+
+    def _propose_turns(self, turns: list[Candidate], timestamp: float) -> bool:
+        """Propose ``turns`` in order, each as the game then offers it; True once the
+        first was committed (the board is then the one the last leaves, when all were)."""
+        for turn in turns:
             now = next((c for c in self.candidates() if c.action == turn.action and c.choices == turn.choices), None)
-            if now is None or not self._propose(self._sync(), now, observation.timestamp):
-                return turn is not chains[0][0]
-        self._last_observation = self._observation_of(chains[0][1].view, observation.timestamp)
+            if now is None or not self._propose(self._sync(), now, timestamp):
+                return turn is not turns[0]
+        self._last_observation = self._observation_of(turns[-1].view, timestamp)
         return True
 
     @staticmethod
