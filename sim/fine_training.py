@@ -28,7 +28,7 @@ Data recipe:
    of 12,000 pairs, as many yes as no; about 12 minutes on two cores): five 3×3 layers
    on the pair, augmented as the cell classifier's are. The shipped
    ``trap_under_hunter.onnx`` is ``train --epochs 40 --width 1.5`` (about 20 minutes);
-   ``hunter_on_trap.onnx`` is the first width at 30 passes.
+   ``hunter_on_trap.onnx`` too since session 26 (the first width at 30 passes before).
 4. ``python -m sim.fine_training measure MODEL q.npz``: AUC, and accuracy at 0.5.
 
 Held-out seeds (7,000,000+, 7,500,000+, 8,000,000+, 8,500,000+) are never generated here.
