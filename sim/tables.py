@@ -80,8 +80,12 @@ def _interest(board: dict) -> int:
     return 1 + 3 * shared + 2 * on_traps + min(len(board["traps"]), 4)
 
 
-def read_boards(setup: Setup, rng: random.Random, count: int, turns: int = 60) -> list[dict]:
-    """``count`` boards of one random legal game (never a finished one), favouring rich ones."""
+def read_boards(setup: Setup, rng: random.Random, count: int, turns: int = 60, off_board: float = 0.0) -> list[dict]:
+    """``count`` boards of one random legal game (never a finished one), favouring rich ones;
+    with ``off_board``, each board (of two hunters and more) leaves one player's hunter
+    off the board at that chance, his traps kept (an eliminated player under the
+    ``eliminated_traps`` variants that keep them, or a hunter lifted in hand): the shared
+    samples do so in 30 % of their frames. The boards before that draw are the same."""
     game = Game(setup.game.players, setup.game.seed, tiles=setup.game.tiles)
     for name, cell in setup.game.position.hunters.items():
         game.place_hunter(name, cell)
@@ -95,7 +99,16 @@ def read_boards(setup: Setup, rng: random.Random, count: int, turns: int = 60) -
         return [board_of(game.position)] * count
     weights = [_interest(b) for b in seen]
     picks = sorted(rng.choices(range(len(seen)), weights=weights, k=count))
-    return [seen[i] for i in picks]
+    boards = [seen[i] for i in picks]
+    return [_one_off(b, rng) if off_board and rng.random() < off_board else b for b in boards]
+
+
+def _one_off(board: dict, rng: random.Random) -> dict:
+    """``board`` with one random player's hunter taken off (boards of two hunters and more)."""
+    if len(board["hunters"]) < 2:
+        return board
+    gone = rng.choice(sorted(board["hunters"]))
+    return {**board, "hunters": {p: c for p, c in board["hunters"].items() if p != gone}}
 
 
 def visible_turn(game: Game, rng: random.Random, trap_bias: float = 0.3):

@@ -55,13 +55,13 @@ def plan_table(seed: int, kind: str = "table") -> tuple[Setup, TableStyle, rando
     return setup, style, rng
 
 
-def generate_table(seed: int, reads: int = 4) -> TableSample:
+def generate_table(seed: int, reads: int = 4, off_board: float = 0.0) -> TableSample:
     """One table: setup frames, ``reads`` read frames with their truth, ``table.json``."""
     setup, style, rng = plan_table(seed)
     painter = TablePainter(style, setup.game.tiles, seed)
     calib = [painter.shoot(painter.composed(b, i), f"calib_{i:02d}.jpg", i) for i, b in enumerate(setup.boards)]
     frames = []
-    for k, board in enumerate(read_boards(setup, rng, reads)):
+    for k, board in enumerate(read_boards(setup, rng, reads, off_board=off_board)):
         index = 100 + k
         frames.append((painter.shoot(painter.composed(board, index), f"read_{k:03d}.jpg", index),
                        truth(setup, board)))

@@ -26,13 +26,13 @@ def plan_table(seed: int, kind: str = "table") -> tuple[Setup, TableLook, random
     return setup, look, rng
 
 
-def generate_table(seed: int, reads: int = 4) -> TableSample:
+def generate_table(seed: int, reads: int = 4, off_board: float = 0.0) -> TableSample:
     """One table: setup frames, ``reads`` read frames with their truth, ``table.json``."""
     setup, look, rng = plan_table(seed)
     scene = TableScene(look, setup.game.tiles, seed)
     calib = [scene.shoot(scene.render(b, i), f"calib_{i:02d}.jpg", i) for i, b in enumerate(setup.boards)]
     frames = []
-    for k, board in enumerate(read_boards(setup, rng, reads)):
+    for k, board in enumerate(read_boards(setup, rng, reads, off_board=off_board)):
         index = 100 + k
         frames.append((scene.shoot(scene.render(board, index), f"read_{k:03d}.jpg", index), truth(setup, board)))
     return TableSample(seed, look.to_json(setup.tiles), calib, frames, scene.camera.homography(scene.card_z),

@@ -1,5 +1,6 @@
 """The flat-art generator (``sim.flatart``): deterministic, legal, in the samples' format,
 readable by the kit's contract (OpenCV's ArUco detector), and varied."""
+import copy
 import json
 import os
 import random
@@ -183,6 +184,20 @@ def test_over_fifty_seeds_hunters_stand_on_own_and_others_traps_and_share_cells(
                 own += owner == player
                 other += owner is not None and owner != player
     assert own and other and shared, (own, other, shared)
+
+
+def test_read_boards_may_leave_one_player_off_the_board_his_traps_kept():
+    """--off-board P (the shared samples leave a player off the board in 30 % of their
+    frames): each board of two hunters and more loses one player's hunter at that
+    chance; the traps and the other hunters are the boards drawn without it."""
+    for seed in range(20):
+        setup, _, rng = plan_table(seed)
+        plain = read_boards(setup, copy.deepcopy(rng), 4)
+        off = read_boards(setup, rng, 4, off_board=1.0)
+        for before, after in zip(plain, off):
+            assert after["traps"] == before["traps"] and after["mammoth"] == before["mammoth"]
+            assert after["hunters"].items() <= before["hunters"].items()
+            assert len(after["hunters"]) == len(before["hunters"]) - (len(before["hunters"]) >= 2)
 
 
 @settings(max_examples=60, deadline=None)

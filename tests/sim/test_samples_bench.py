@@ -88,3 +88,15 @@ def test_a_game_folder_keeps_which_board_each_frame_shows(tmp_path):
     assert shown["boards"] == boards and shown["frames"] == [0] * HOLD_FRAMES + [1] * HOLD_FRAMES
     with_hand = GameSample(2, {}, frames[:HOLD_FRAMES + 2], {}, boards, shown=[0] * HOLD_FRAMES + [1, 1])
     assert with_hand.boards_shown()["frames"][-2:] == [1, 1]
+
+
+def test_held_out_tables_are_read_again_with_a_player_off_the_board_at_the_samples_odds():
+    """``cross_generator_off_board_*``: the shared samples leave a player off the board in
+    30 % of their frames; the first held-out tables are written again at those odds
+    (``--off-board``) and read like the rest, their figures reported beside them."""
+    from sim.samples_bench import SAMPLES_OFF_BOARD, measure_generator
+
+    way = measure_generator("sim.flatart", tables=1, games=0, off_board_tables=1)
+    assert SAMPLES_OFF_BOARD == 0.3
+    assert way["frames"] == 4 and way["off_board_frames"] == 4
+    assert 0.0 <= way["off_board_frames_correct"] <= 1.0 and "_off_right" in way

@@ -6,7 +6,7 @@ import pytest
 
 from engine.hexgrid import CENTRE, NUM_CELLS
 from vision.changes import ChangeReading
-from vision.together import (OFF_BOARD_UNSEEN, ON_TRAP_ODDS, READ_TRAP_ODDS, SAME_SET_LIKENESS, UNDER_NEW_ODDS,
+from vision.together import (OFF_BOARD_ON_OWN_TRAP, OFF_BOARD_UNSEEN, OFF_OWN_TRAP_ODDS, ON_TRAP_ODDS, READ_TRAP_ODDS, SAME_SET_LIKENESS, UNDER_NEW_ODDS,
                              UNDER_READ_ODDS, UNEXPLAINED_MAMMOTH, UNEXPLAINED_PIECE, name_lone_traps, place_hunters,
                              place_mammoth, place_together, place_traps)
 
@@ -101,6 +101,39 @@ def test_on_a_trap_the_fine_model_doubting_a_hunter_caps_the_classifier():
     assert ON_TRAP_ODDS > 0.25
     # (What the classifier's word alone would do.)
     assert place(0.45).hunters == {"c0": 11, "c2": 9}
+
+
+def test_a_player_read_only_on_a_bare_trap_of_his_own_may_be_off_the_board():
+    """c1 is eliminated, his trap on 9 still down: the colours read him there (his trap
+    shows his colour as he would). The classifier and the fine hunter_on_trap model see
+    no hunter there (under OFF_OWN_TRAP_ODDS) while the trap_under_hunter model sees the
+    trap: he is taken off the board, and the cell is reported changed (unsure)."""
+    owner = owners({4: [0.9, 0.05, 0.05], 9: [0.05, 0.9, 0.05]})
+    trap_seen = lambda cells: np.array([0.95 for _ in cells])  # noqa: E731
+
+    def place(on_trap, trap_under):
+        return place_hunters({"c0": 4, "c1": 9}, sure(4, 9), {9: "c1"}, MAMMOTH, hunter_odds(x4=0.95, x9=on_trap),
+                             lambda cells: np.full(len(cells), on_trap), owner, LABELS, trap_under)
+    placed = place(0.05, trap_seen)
+    assert 0.05 < OFF_OWN_TRAP_ODDS and 0.05 * 0.9 < OFF_BOARD_ON_OWN_TRAP
+    assert placed.hunters == {"c0": 4} and placed.changed == {9}
+    # The models see some of him (a small piece on a trap of its colour): he stays.
+    assert place(0.3, trap_seen).hunters == {"c0": 4, "c1": 9}
+    # The trap model doubts the trap read under him (the colours took his own piece for
+    # one, sim.flatart 3,000,066): what they saw is him, he stays.
+    assert place(0.05, lambda cells: np.full(len(cells), 0.2)).hunters == {"c0": 4, "c1": 9}
+    # Without the trap model (a calibration saved before its crops were kept), as before.
+    assert place(0.05, None).hunters == {"c0": 4, "c1": 9}
+
+
+def test_a_player_read_on_a_bare_trap_of_his_own_goes_where_the_models_see_him():
+    """Read on his own trap on 9 where the models see no hunter, c1 goes to 20, where the
+    classifier sees a hunter the owner model names his, rather than off the board."""
+    owner = owners({4: [0.9, 0.05, 0.05], 9: [0.05, 0.9, 0.05], 20: [0.05, 0.9, 0.05]})
+    placed = place_hunters({"c0": 4, "c1": 9}, sure(4, 9), {9: "c1"}, MAMMOTH, hunter_odds(x4=0.95, x9=0.05, x20=0.9),
+                           lambda cells: np.full(len(cells), 0.05), owner, LABELS,
+                           lambda cells: np.full(len(cells), 0.95))
+    assert placed.hunters == {"c0": 4, "c1": 20} and placed.changed == {9, 20}
 
 
 def test_a_hunter_read_on_another_players_trap_is_named_by_the_colours_not_the_owner_model():
