@@ -241,12 +241,13 @@ def measure_generator(name: str, tables: int, games: int, timings: dict | None =
 
 
 def run_cross_generator_bench(tables: int = 50, games: int = 8, generators=tuple(HELD_OUT),
-                              timings: dict | None = None, off_board_tables: int = 50) -> dict:
+                              timings: dict | None = None, off_board_tables: int | None = None) -> dict:
     """The reader measured on each independent generator's held-out tables and games
     (``tables`` × 4 frames each: 200 by default; ``off_board_tables`` of them again at
-    the samples' odds of a player off the board, all 50 by default: on 100 frames a way,
-    a rule's gain of a few frames is within chance), each way reported on its own in
+    the samples' odds of a player off the board, all of them by default: on 100 frames a
+    way, a rule's gain of a few frames is within chance), each way reported on its own in
     ``cross_generator_ways``; the top-level figures pool them (``timings``: :func:`read_tables`)."""
+    off_board_tables = tables if off_board_tables is None else off_board_tables
     ways = [measure_generator(name, tables, games, timings, off_board_tables) for name in generators]
     off_frames = sum(w["off_board_frames"] for w in ways)
     frames = sum(w["frames"] for w in ways)
