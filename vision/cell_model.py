@@ -159,11 +159,19 @@ FINE_MODEL_PATHS = {"hunter_on_trap": MODEL_PATH.with_name("hunter_on_trap.onnx"
 OWNER_MODEL_PATH = MODEL_PATH.with_name("owner.onnx")
 
 
+def read_net(path: Path | str):
+    """The ONNX network at ``path`` for ``cv2.dnn``: on OpenCV 5, which has two engines,
+    its classic one, a third quicker on these small convolutional networks than the new
+    one it picks by default (docs/vision.md, *Speed*); OpenCV 4 has only that one."""
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    return cv2.dnn.readNetFromONNX(str(path)) if classic is None else cv2.dnn.readNetFromONNX(str(path), classic)
+
+
 class CellClassifier:
     """The ONNX cell classifier through ``cv2.dnn``: probabilities ``(n, 4)`` (:data:`LABELS`)."""
 
     def __init__(self, path: Path | str = MODEL_PATH):
-        self.net = cv2.dnn.readNetFromONNX(str(path))
+        self.net = read_net(path)
 
     def outputs(self, inputs: np.ndarray) -> np.ndarray:
         """The network's raw outputs ``(n, k)`` for inputs ``(n, PLANES, s, s)``."""

@@ -2021,6 +2021,61 @@ def colour_depth(grid: np.ndarray, expected: np.ndarray, colours: np.ndarray, wh
     return out
 
 
+def mammoth_by_colour(model: ChangeModel, measured: FrameChanges, readable: np.ndarray
+                      ) -> tuple[int | None, np.ndarray, bool]:
+    """The mammoth's cell by his learnt colour (None: not seen), each cell's confidence
+    in that choice, and whether he was found whole on a cell that passes for covered
+    (a token as wide as its tile covers the tile's ring: that ring is no hand)."""
+    counts, unknown, still_share = measured.counts, measured.unknown, measured.still_share
+    ok = readable & ~unknown
+    conf = np.ones(NUM_CELLS)
+    whole_cell = False
+    # The mammoth: the cell showing most of its colour.
+    mam_share = np.where(ok, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
+    order = np.argsort(-mam_share)
+    best, second = mam_share[order[0]], mam_share[order[1]]
+    # The mammoth never leaves the board: a standing figure shaded unlike at setup (a
+    # lamp beside it) shows less of its colour, but still far more than anywhere else.
+    clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
+    mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
+    conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
+    # A cross only partly as at setup (a token much smaller than its middle, gone: the
+    # rest looks as it did) is weaker than a sighting elsewhere, sure and twice what
+    # the cross shows (`sim.render` scene 1,000,072: the mammoth flickered back).
+    seen_elsewhere = (still_share < MAMMOTH_SURELY_STAYS and order[0] != CENTRE and best >= MAMMOTH_SHARE
+                      and best >= MAMMOTH_ELSEWHERE * mam_share[CENTRE])
+    if still_share >= MAMMOTH_STAYS and ok[CENTRE] and not seen_elsewhere:
+        # Whatever its colours show elsewhere (a token printed in several, a white
+        # trap like its cream), the mammoth has not left a cross that looks as at setup.
+        mammoth = CENTRE
+        conf = np.ones(NUM_CELLS)
+        conf[CENTRE] = float(np.clip((still_share - MAMMOTH_STAYS) * 4, 0, 1))
+    elif best < MAMMOTH_SHARE:
+        # A mammoth token as wide as its tile covers the tile's ring, which then passes
+        # for a hand (``readable``). A cell that shows the whole mammoth, its full learnt
+        # size, where no readable cell shows it, is the mammoth's: its ring is the token.
+        whole = np.where(~readable & ~unknown, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
+        if whole.max() >= MAMMOTH_WHOLE:
+            mammoth = int(np.argmax(whole))
+            whole_cell = True
+            conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
+    return mammoth, conf, whole_cell
+
+
+def covered_cells(model: ChangeModel, measured: FrameChanges, ring_foreign: np.ndarray,
+                  inside: np.ndarray) -> np.ndarray:
+    """The cells a hand covers: a tile ring unlike its tile class (``ring_foreign``) is
+    a hand only where it no longer looks as on the cell's own empty look either (a
+    piece overhanging its ring shows learnt colours there), the cells off the frame
+    (``inside`` False), and those showing changes of no learnt colour. The mammoth
+    found whole on a cell is no hand (:func:`mammoth_by_colour`)."""
+    ring_changed = measured.ring_changed.copy()
+    mammoth, _, whole = mammoth_by_colour(model, measured, ~ring_foreign)
+    if whole:
+        ring_changed[mammoth] = False
+    return (ring_foreign & ring_changed) | ~inside | measured.unknown
+
+
 def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
                  grass: np.ndarray, labels: list[str], leans: np.ndarray | None = None,
                  trap_odds: np.ndarray | None = None, hunter_odds: np.ndarray | None = None,
@@ -2050,39 +2105,11 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         measured = frame_changes(model, grid, labels, leans)
     (looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown, ring_changed,
      stances, still_share, depth) = measured
-    ring_changed = ring_changed.copy()
     ok = readable & ~unknown
-    conf = np.ones(NUM_CELLS)
-
-    # The mammoth: the cell showing most of its colour.
-    mam_share = np.where(ok, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
-    order = np.argsort(-mam_share)
-    best, second = mam_share[order[0]], mam_share[order[1]]
-    # The mammoth never leaves the board: a standing figure shaded unlike at setup (a
-    # lamp beside it) shows less of its colour, but still far more than anywhere else.
-    clear = best >= MAMMOTH_FAINT and best >= MAMMOTH_CLEAR * second
-    mammoth = int(order[0]) if best >= MAMMOTH_SHARE or clear else None
-    conf = _choice_confidence(conf, mam_share, MAMMOTH_SHARE if best >= MAMMOTH_SHARE else MAMMOTH_FAINT)
-    # A cross only partly as at setup (a token much smaller than its middle, gone: the
-    # rest looks as it did) is weaker than a sighting elsewhere, sure and twice what
-    # the cross shows (`sim.render` scene 1,000,072: the mammoth flickered back).
-    seen_elsewhere = (still_share < MAMMOTH_SURELY_STAYS and order[0] != CENTRE and best >= MAMMOTH_SHARE
-                      and best >= MAMMOTH_ELSEWHERE * mam_share[CENTRE])
-    if still_share >= MAMMOTH_STAYS and ok[CENTRE] and not seen_elsewhere:
-        # Whatever its colours show elsewhere (a token printed in several, a white
-        # trap like its cream), the mammoth has not left a cross that looks as at setup.
-        mammoth = CENTRE
-        conf = np.ones(NUM_CELLS)
-        conf[CENTRE] = float(np.clip((still_share - MAMMOTH_STAYS) * 4, 0, 1))
-    elif best < MAMMOTH_SHARE:
-        # A mammoth token as wide as its tile covers the tile's ring, which then passes
-        # for a hand (``readable``). A cell that shows the whole mammoth, its full learnt
-        # size, where no readable cell shows it, is the mammoth's: its ring is the token.
-        whole = np.where(~readable & ~unknown, counts[:, 0] / max(model.mammoth.body, 1.0), 0.0)
-        if whole.max() >= MAMMOTH_WHOLE:
-            mammoth = int(np.argmax(whole))
-            ring_changed[mammoth] = False
-            conf = _choice_confidence(conf, whole, MAMMOTH_WHOLE)
+    mammoth, conf, whole = mammoth_by_colour(model, measured, readable)
+    if whole:
+        ring_changed = ring_changed.copy()
+        ring_changed[mammoth] = False
     if mammoth_odds is not None and piece_odds is not None:
         mammoth, conf = mammoth_by_odds(mammoth, conf, mammoth_odds, piece_odds, hunter_odds)
 

@@ -27,7 +27,7 @@ import numpy as np
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration
-from .changes import frame_changes, read_changes, sample_grid
+from .changes import covered_cells, frame_changes, read_changes, sample_grid
 from .cell_model import LABELS, SecondOpinion
 from .colour import (TILE_CLASSES, assign_with_quota, cluster_tiles, fit_gain_field, gain_of, lab_distance,
                      relit_gain, margin_confidence, to_lab)
@@ -293,19 +293,15 @@ class BoardReader:
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")
         leans = figure_leans(homography, frame.shape)
-        # What the frame shows against the empty board does not depend on which cells
-        # are covered: measured once, read again below if those change.
         measured = frame_changes(self.calibration.changes, grid, self.labels, leans)
-        seen = read_changes(self.calibration.changes, grid, ~ring_foreign, grass, self.labels, leans,
-                            measured=measured, **by_label)
         # Each cell's own empty look tells better than its tile class whether it is
         # covered: a tile ring unlike its class that shows learnt pieces is no hand.
-        occluded = (ring_foreign & seen.ring_changed) | ~inside | seen.unknown
-        if (occluded != ring_foreign).any() and not occluded.all():
-            seen = read_changes(self.calibration.changes, grid, ~occluded, grass, self.labels, leans,
-                                measured=measured, **by_label)
-            occluded = occluded | seen.unknown
-        # (Once, on the reading kept: the models' odds of this frame are computed once.)
+        occluded = covered_cells(self.calibration.changes, measured, ring_foreign, inside)
+        # (A board all covered is read as its tile rings say, and reported all hidden.)
+        readable = ~ring_foreign if occluded.all() else ~occluded
+        seen = read_changes(self.calibration.changes, grid, readable, grass, self.labels, leans,
+                            measured=measured, **by_label)
+        # (The models' odds of this frame are each computed once, whichever rule asks.)
         seen = place_together(seen, grass, self.labels, owner_likeness=likeness, **by_label)
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,

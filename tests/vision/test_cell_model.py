@@ -12,7 +12,7 @@ import pytest
 from engine.hexgrid import CENTRE, NUM_CELLS
 from sim.render import Kit, Scene, random_layout, render_frame
 from vision.calibration import Calibration
-from vision.cell_model import (CROP, LABELS, MODEL_PATH, CellClassifier, SecondOpinion, board_cross, cell_crops,
+from vision.cell_model import (CROP, LABELS, MODEL_PATH, BoardInput, CellClassifier, SecondOpinion, board_cross, cell_crops,
                                reference_planes)
 from vision.geometry import CELL_CENTRES
 from vision.observation import Observation
@@ -53,6 +53,19 @@ def test_a_rendered_board_pair_is_answered_right(rendered):
     others = np.ones(NUM_CELLS, bool)
     others[[rendered["hunter"], rendered["trap"], CENTRE]] = False
     assert (piece[others] < 0.5).all()
+
+
+def test_the_engine_chosen_answers_as_opencvs_default_one(rendered):
+    """Where OpenCV offers two engines (5.x), the one the reader picks for speed gives
+    the default one's probabilities on a rendered board, to well under a rounding."""
+    import cv2
+
+    inputs = BoardInput(reference_planes(rendered["empty"], board_cross()))(
+        cell_crops(rendered["frame"], rendered["homography"]))
+    chosen = CellClassifier()
+    default = CellClassifier()
+    default.net = cv2.dnn.readNetFromONNX(str(MODEL_PATH))
+    assert np.abs(chosen.probabilities(inputs) - default.probabilities(inputs)).max() < 1e-4
 
 
 def test_crops_are_centred_on_their_cells():

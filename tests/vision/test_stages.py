@@ -15,7 +15,7 @@ import pytest
 
 from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name, parse_cell
 from vision.calibration import Calibration, learn
-from vision.changes import GRID, ChangeModel, Look, read_changes, relit_empty
+from vision.changes import GRID, ChangeModel, Look, covered_cells, frame_changes, read_changes, relit_empty
 from vision.colour import TILE_CLASSES
 from vision.geometry import CELL_CENTRES, project
 from vision.observation import Observation
@@ -295,6 +295,26 @@ def test_a_token_as_wide_as_its_tile_is_no_change_of_light():
     grid[20] = (0.35, 0.25, 0.15)
     seen = read(model, grid)
     assert seen.mammoth == 20 and not seen.unknown.any()
+
+
+def test_a_ring_unlike_its_tile_is_a_hand_only_where_it_shows_no_learnt_piece():
+    """Of the cells whose tile ring looks unlike its tile class, a cell where a hunter
+    overhangs the ring is read, one where a thing of no learnt colour lies is covered, a
+    cell off the frame is covered whatever it shows, and a mammoth token as wide as its
+    tile is the mammoth, not a hand."""
+    model, grid = model_and_grid()
+    blob(grid, 5, RED, 0.95)                        # a hunter over his tile's ring
+    blob(grid, 7, (0.97, 0.97, 0.95), 0.95)         # a hand, say
+    grid[20] = (0.35, 0.25, 0.15)                   # the mammoth token, tile wide
+    foreign = np.zeros(NUM_CELLS, bool)
+    foreign[[5, 7, 20]] = True
+    inside = np.ones(NUM_CELLS, bool)
+    inside[30] = False
+    measured = frame_changes(model, grid, ["c0", "c1"])
+    covered = covered_cells(model, measured, foreign, inside)
+    assert set(np.flatnonzero(covered)) == {7, 30}
+    seen = read_changes(model, grid, ~covered, ~covered, ["c0", "c1"], measured=measured)
+    assert seen.mammoth == 20 and seen.hunters == {"c0": 5}
 
 
 def test_unsure_cells_hold_the_board_back_and_are_reported_only_when_there_are_some():
