@@ -162,7 +162,7 @@ OWNER_MODEL_PATH = MODEL_PATH.with_name("owner.onnx")
 def read_net(path: Path | str):
     """The ONNX network at ``path`` for ``cv2.dnn``: on OpenCV 5, which has two engines,
     its classic one, a third quicker on these small convolutional networks than the new
-    one it picks by default (docs/vision.md, *Speed*); OpenCV 4 has only that one."""
+    one it picks by default (docs/vision.md, session 29); OpenCV 4 has only that one."""
     classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     return cv2.dnn.readNetFromONNX(str(path)) if classic is None else cv2.dnn.readNetFromONNX(str(path), classic)
 

@@ -1876,8 +1876,8 @@ class ChangeReading:
 
 class FrameChanges(NamedTuple):
     """What one frame's grid shows against the empty board, whichever cells a hand
-    covers (:func:`frame_changes`): the reader reads it again, without measuring it
-    again, when it learns that other cells are covered."""
+    covers (:func:`frame_changes`): the reader learns from it which cells are covered
+    (:func:`covered_cells`), then reads the pieces from it (:func:`read_changes`)."""
     looks: list                # the mammoth's, then each player's
     colours: np.ndarray        # (37, K+2, 3) their colours (and the dark's) under each cell's light
     moved: np.ndarray          # (37, n) changed points
@@ -2099,7 +2099,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     (``trap_under_hunter_odds``); the owner model's (cells -> each seat's chance,
     :class:`vision.cell_model.OwnerModel`) whose piece each is (``owner_odds``,
     :func:`owners_by_model`). ``measured`` is :func:`frame_changes` of the same grid,
-    labels and leans when already measured (read again with other cells covered).
+    labels and leans when already measured (the reader measures it once a frame).
     """
     if measured is None:
         measured = frame_changes(model, grid, labels, leans)
