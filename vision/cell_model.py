@@ -377,16 +377,19 @@ class SecondOpinion:
                    _shipped(OWNER_MODEL_PATH, OwnerModel), setup)
 
     def owner_embeddings(self, frame: np.ndarray, homography: np.ndarray, cells,
-                         light: np.ndarray | None = None) -> np.ndarray | None:
+                         light: np.ndarray | None = None, crops: np.ndarray | None = None) -> np.ndarray | None:
         """What stands on each of ``cells`` as the owner model embeds it ``(n, d)`` (None:
         no owner model shipped, or setup's crops not kept: a calibration saved before).
-        ``light``: :func:`light_change` of ``frame``, when already measured."""
+        ``light``: :func:`light_change` of ``frame``, when already measured; ``crops``: the
+        board's :func:`cell_crops` of ``frame``, when already taken."""
         if self.owner is None:
             return None
+        if crops is None:
+            crops = cell_crops(frame, homography)
         if light is None:
-            light = light_change(cell_crops(frame, homography), self.empty_cells)
+            light = light_change(crops, self.empty_cells)
         cells = np.asarray(list(cells), int)
-        now = cell_crops(frame, homography, cells=cells).astype(np.float32) / light
+        now = crops[cells].astype(np.float32) / light
         return self.owner.embeddings(np.clip(now, 0, 255).astype(np.uint8), self.empty_cells[cells], self.level)
 
     def owner_odds(self, frame: np.ndarray, homography: np.ndarray, cells, light: np.ndarray | None = None
@@ -396,17 +399,21 @@ class SecondOpinion:
         embeddings = self.owner_embeddings(frame, homography, cells, light)
         return None if embeddings is None else owner_odds_of(embeddings, self.players)
 
-    def owner_answers(self, frame: np.ndarray, homography: np.ndarray) -> "OwnerAnswers | None":
+    def owner_answers(self, frame: np.ndarray, homography: np.ndarray,
+                      crops: np.ndarray | None = None) -> "OwnerAnswers | None":
         """The owner model's word on the cells of ``frame`` asked about, each cell
-        embedded once (and the frame's light measured once, when first asked)."""
+        embedded once (and the frame's light measured once, when first asked; ``crops``:
+        the board's :func:`cell_crops` of ``frame``, when already taken)."""
         if self.owner is None:
             return None
-        light = []
+        taken = [] if crops is None else [crops]
 
         def embed(cells):
-            if not light:
-                light.append(light_change(cell_crops(frame, homography), self.empty_cells))
-            return self.owner_embeddings(frame, homography, cells, light[0])
+            if not taken:
+                taken.append(cell_crops(frame, homography))
+            if len(taken) == 1:
+                taken.append(light_change(taken[0], self.empty_cells))
+            return self.owner_embeddings(frame, homography, cells, taken[1], taken[0])
         return OwnerAnswers(FineAnswers(embed), self.players)
 
     def fine_odds(self, question: str, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:
@@ -423,10 +430,12 @@ class SecondOpinion:
         """``question``'s odds on the cells of ``frame`` asked about, each computed once."""
         return FineAnswers(partial(self.fine_odds, question, frame, homography))
 
-    def board(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
+    def board(self, frame: np.ndarray, homography: np.ndarray, crops: np.ndarray | None = None) -> np.ndarray:
         """The classifier's probabilities ``(37, 4)`` (:data:`LABELS`) on ``frame``: the
-        reader takes its trap odds too (:data:`vision.changes.NO_TRAP_ODDS`)."""
-        return self.classifier.probabilities(self.board_input(cell_crops(frame, homography)))
+        reader takes its trap odds too (:data:`vision.changes.NO_TRAP_ODDS`). ``crops``:
+        the board's :func:`cell_crops` of ``frame``, when already taken."""
+        crops = cell_crops(frame, homography) if crops is None else crops
+        return self.classifier.probabilities(self.board_input(crops))
 
     def disagreements(self, frame: np.ndarray, homography: np.ndarray, observation,
                       probabilities: np.ndarray | None = None) -> tuple[int, ...]:

@@ -28,7 +28,7 @@ from engine.hexgrid import CENTRE, NEIGHBOURS, NUM_CELLS, cell_name
 
 from .calibration import FIGURE_LAB_WEIGHTS, Calibration
 from .changes import covered_cells, frame_changes, read_changes, sample_grid
-from .cell_model import LABELS, SecondOpinion
+from .cell_model import LABELS, SecondOpinion, cell_crops
 from .colour import (TILE_CLASSES, assign_with_quota, cluster_tiles, fit_gain_field, gain_of, lab_distance,
                      relit_gain, margin_confidence, to_lab)
 from .geometry import CELL_CENTRES, BoardLocator, CellSampler, mirror_frame
@@ -94,10 +94,26 @@ def tile_ring_colours(ring: np.ndarray, refs: np.ndarray, inside: np.ndarray) ->
     near = dist.min(axis=2) < TILE_POINT
     shares = np.stack([(near & (dist.argmin(axis=2) == k)).mean(axis=1) for k in range(len(refs))], axis=1)
     enough = near.mean(axis=1) >= TILE_POINTS_KEPT
-    kept = np.where(near[..., None], ring, np.nan)
-    with np.errstate(all="ignore"):
-        own = np.nanmedian(np.where(enough[:, None, None], kept, ring), axis=1)
+    own = median_of_kept(ring, near | ~enough[:, None])
     return np.where(np.isfinite(own), own, median), shares
+
+
+def median_of_kept(values: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """Each row's median ``(m, 3)`` of its ``values`` ``(m, n, 3)`` where ``kept``
+    ``(m, n)`` (NaN for a row with none kept): ``np.nanmedian``'s values, a fifth of
+    its time (one sort, rather than a masked median row by row).
+
+    >>> values = np.arange(12, dtype=float).reshape(2, 2, 3)
+    >>> median_of_kept(values, np.array([[True, True], [False, True]])).tolist()
+    [[1.5, 2.5, 3.5], [9.0, 10.0, 11.0]]
+    """
+    ordered = np.sort(np.where(kept[..., None], values, np.inf), axis=1)
+    count = kept.sum(axis=1)
+    low = np.take_along_axis(ordered, np.maximum(count - 1, 0)[:, None, None] // 2, axis=1)[:, 0]
+    high = np.take_along_axis(ordered, (count // 2)[:, None, None], axis=1)[:, 0]
+    with np.errstate(invalid="ignore"):
+        middle = (low + high) / 2
+    return np.where((count > 0)[:, None], middle, np.nan)
 
 
 @dataclass(frozen=True)
@@ -154,8 +170,11 @@ class BoardReader:
                 return self._nothing(timestamp)
             # The classifier's word, once a frame: the changes reader weighs its trap odds,
             # and cells it disputes afterwards are unsure.
-            odds = None if self.second_opinion is None else self.second_opinion.board(frame, geometry.homography)
-            observation = self._interpret(frame, geometry.homography, first, inside, geometry.fresh, timestamp, odds)
+            # (The board's crops are taken once: the owner model looks at the same ones.)
+            crops = None if self.second_opinion is None else cell_crops(frame, geometry.homography)
+            odds = None if crops is None else self.second_opinion.board(frame, geometry.homography, crops)
+            observation = self._interpret(frame, geometry.homography, first, inside, geometry.fresh, timestamp, odds,
+                                          crops)
             if odds is not None and observation.board_found:
                 observation = self.second_opinion.check(frame, geometry.homography, observation, odds)
             return observation
@@ -198,15 +217,16 @@ class BoardReader:
         return classes, conf, centres
 
     def _interpret(self, frame, homography, first, inside, fresh: bool, timestamp: float,
-                   odds: np.ndarray | None = None) -> Observation:
+                   odds: np.ndarray | None = None, crops: np.ndarray | None = None) -> Observation:
         """The reader's stages after :meth:`locate`: :meth:`tiles`, :meth:`light`, then the
-        pieces by the calibration's model (``odds``: the learned classifier's, when shipped)."""
+        pieces by the calibration's model (``odds``: the learned classifier's, when shipped,
+        on the board's ``crops``)."""
         tiles = self.tiles(first, inside)
         light = self.light(first, inside, tiles)
         self._glare, self._light_level = light.glare, light.level
         if self.calibration.pieces == "changes":
             return self._read_changes(frame, homography, timestamp, fresh, tiles.classes, tiles.confidence,
-                                      light.occluded, inside, odds)
+                                      light.occluded, inside, odds, crops)
         return self._read_tokens(frame, homography, first, tiles, light, fresh, timestamp)
 
     def locate(self, frame: np.ndarray):
@@ -280,7 +300,7 @@ class BoardReader:
                                  pieces.hunters, pieces.traps, np.where(occluded, 0.0, pieces.confidence))
 
     def _read_changes(self, frame, homography, timestamp, fresh, classes, tile_conf, ring_foreign,
-                      inside, odds=None) -> Observation:
+                      inside, odds=None, crops=None) -> Observation:
         """Pieces as what they change on each cell's empty look (:mod:`vision.changes`),
         with the learned classifier's ``odds`` (:data:`vision.cell_model.LABELS`) when shipped."""
         by_label = {} if odds is None else {f"{name}_odds": odds[:, k] for k, name in enumerate(LABELS)}
@@ -288,7 +308,7 @@ class BoardReader:
         if odds is not None:
             for question in self.second_opinion.fine:
                 by_label[f"{question}_odds"] = self.second_opinion.fine_answers(question, frame, homography)
-            owner = by_label["owner_odds"] = self.second_opinion.owner_answers(frame, homography)
+            owner = by_label["owner_odds"] = self.second_opinion.owner_answers(frame, homography, crops)
             likeness = None if owner is None else owner.likeness
         grid = sample_grid(frame, homography)
         grass = classes == TILE_CLASSES.index("grass")

@@ -1,11 +1,15 @@
 """Reading tiles and tokens from frames, on sets and seeds the bench never uses."""
 from dataclasses import replace
 
+import warnings
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.hexgrid import CENTRE, NUM_CELLS
-from vision.reader import BoardReader, observation_to_json
+from vision.reader import BoardReader, median_of_kept, observation_to_json
 from sim.render import Scene, own_colour_stacks, random_hand, random_scene
 from sim.vision_bench import relit, wrong_cells
 
@@ -136,3 +140,21 @@ def test_golden_frame_an_own_colour_stack_beside_the_dark_board_rim_is_read():
     stack = parse_cell("1,-3")
     assert obs.occluded_cells == ()
     assert obs.hunters["c1"] == stack and obs.traps[stack] == "c1"
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), points=st.integers(1, 60), share=st.floats(0.0, 1.0),
+       coarse=st.booleans(), wide=st.booleans())
+def test_the_tile_rings_median_of_kept_points_is_numpys_nanmedian(seed, points, share, coarse, wide):
+    """Whatever the points kept (none, some, all of a ring), their median is exactly
+    what ``np.nanmedian`` gives with the others left out, ties and half-way values alike."""
+    rng = np.random.default_rng(seed)
+    values = rng.random((NUM_CELLS, points, 3)).astype(np.float64 if wide else np.float32)
+    if coarse:
+        values = np.round(values * 4) / 4
+    kept = rng.random((NUM_CELLS, points)) < share
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = np.nanmedian(np.where(kept[..., None], values, np.nan), axis=1)
+    got = median_of_kept(values, kept)
+    assert got.dtype == expected.dtype and np.array_equal(got, expected, equal_nan=True)
