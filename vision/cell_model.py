@@ -406,14 +406,13 @@ class SecondOpinion:
         the board's :func:`cell_crops` of ``frame``, when already taken)."""
         if self.owner is None:
             return None
-        taken = [] if crops is None else [crops]
+        seen = {}
 
         def embed(cells):
-            if not taken:
-                taken.append(cell_crops(frame, homography))
-            if len(taken) == 1:
-                taken.append(light_change(taken[0], self.empty_cells))
-            return self.owner_embeddings(frame, homography, cells, taken[1], taken[0])
+            if not seen:
+                seen["crops"] = cell_crops(frame, homography) if crops is None else crops
+                seen["light"] = light_change(seen["crops"], self.empty_cells)
+            return self.owner_embeddings(frame, homography, cells, seen["light"], seen["crops"])
         return OwnerAnswers(FineAnswers(embed), self.players)
 
     def fine_odds(self, question: str, frame: np.ndarray, homography: np.ndarray, cells) -> np.ndarray | None:

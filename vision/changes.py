@@ -1871,7 +1871,6 @@ class ChangeReading:
     traps: dict[int, str]
     unknown: np.ndarray        # (37,) cells with changes of no learnt colour
     confidence: np.ndarray     # (37,) 0..1
-    ring_changed: np.ndarray   # (37,) the tile ring no longer looks as on the empty board
 
 
 class FrameChanges(NamedTuple):
@@ -2103,13 +2102,12 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     """
     if measured is None:
         measured = frame_changes(model, grid, labels, leans)
-    (looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown, ring_changed,
-     stances, still_share, depth) = measured
+    # (The rings' changes and the cross's stillness served :func:`mammoth_by_colour` and
+    # :func:`covered_cells`.)
+    (looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown, _,
+     stances, _, depth) = measured
     ok = readable & ~unknown
-    mammoth, conf, whole = mammoth_by_colour(model, measured, readable)
-    if whole:
-        ring_changed = ring_changed.copy()
-        ring_changed[mammoth] = False
+    mammoth, conf, _ = mammoth_by_colour(model, measured, readable)
     if mammoth_odds is not None and piece_odds is not None:
         mammoth, conf = mammoth_by_odds(mammoth, conf, mammoth_odds, piece_odds, hunter_odds)
 
@@ -2163,4 +2161,4 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
         if hunter_odds is not None:
             hunters, conf = off_own_trap_by_owner(hunters, traps, conf, mammoth, np.where(ok, hunter_odds, 0.0),
                                                   owner_odds, labels)
-    return ChangeReading(mammoth, hunters, traps, unknown, conf, ring_changed)
+    return ChangeReading(mammoth, hunters, traps, unknown, conf)

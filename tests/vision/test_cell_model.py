@@ -12,8 +12,8 @@ import pytest
 from engine.hexgrid import CENTRE, NUM_CELLS
 from sim.render import Kit, Scene, random_layout, render_frame
 from vision.calibration import Calibration
-from vision.cell_model import (CROP, LABELS, MODEL_PATH, BoardInput, CellClassifier, SecondOpinion, board_cross, cell_crops,
-                               reference_planes)
+from vision.cell_model import (CROP, LABELS, MODEL_PATH, BoardInput, CellClassifier, SecondOpinion, board_cross,
+                               cell_crops, reference_planes)
 from vision.geometry import CELL_CENTRES
 from vision.observation import Observation
 

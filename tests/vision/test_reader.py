@@ -1,7 +1,6 @@
 """Reading tiles and tokens from frames, on sets and seeds the bench never uses."""
-from dataclasses import replace
-
 import warnings
+from dataclasses import replace
 
 import numpy as np
 import pytest

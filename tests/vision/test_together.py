@@ -304,8 +304,7 @@ def test_a_mammoth_kept_on_the_cross_goes_where_an_unexplained_piece_shows_him()
     there at the threshold: he is placed there, and the cross and 20 are unsure."""
     piece, mammoth = np.zeros(NUM_CELLS), np.zeros(NUM_CELLS)
     piece[[4, 20]], mammoth[[4, 20]] = UNEXPLAINED_PIECE, (0.9, UNEXPLAINED_MAMMOTH)
-    reading = ChangeReading(CENTRE, {"c0": 4}, {}, np.zeros(NUM_CELLS, bool), np.ones(NUM_CELLS),
-                            np.zeros(NUM_CELLS, bool))
+    reading = ChangeReading(CENTRE, {"c0": 4}, {}, np.zeros(NUM_CELLS, bool), np.ones(NUM_CELLS))
     placed = place_together(reading, np.zeros(NUM_CELLS, bool), LABELS, hunter_odds=hunter_odds(c4=0.9),
                             trap_odds=np.zeros(NUM_CELLS), owner_odds=owners({4: [1.0, 0.0, 0.0]}),
                             mammoth_odds=mammoth, piece_odds=piece)
