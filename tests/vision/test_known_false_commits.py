@@ -1,0 +1,48 @@
+"""Known false commits on whole development games, pinned until the tracker is fixed.
+
+Zero false commits is the rule (issue 24): a stall that a tap resolves is acceptable,
+a wrong action is not. The games below break it today; each test states the behaviour
+the tracker owes and is marked ``xfail(strict=True)``, so it fails loudly the day the
+fix lands and the mark must come off. The traces are in docs/vision.md, *Session 30*.
+"""
+from pathlib import Path
+
+import pytest
+
+import sim.tabletop
+from sim.flatart import generate_game, write_game
+from sim.samples_bench import track_game
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def game_3600008(tmp_path_factory):
+    """``sim.flatart`` development game 3,600,008: A steps west onto -2,3, B sets a trap
+    under himself on -3,3, then A joins him there and hides the trap; later they swap."""
+    folder = tmp_path_factory.mktemp("game")
+    return Path(write_game(generate_game(3_600_008), str(folder)))
+
+
+@pytest.mark.xfail(strict=True, reason="a one-move commit skips two boards read stably (docs/vision.md, Session 30)")
+def test_a_trap_read_for_a_whole_board_is_not_skipped_once_two_hunters_hide_it(game_3600008):
+    """Nobody answering: boards 3 and 4 are read exactly but asked about, not committed;
+    board 5 (both hunters on the trap) must not then be taken for "A west 2", which
+    leaves out the trap read for eight frames."""
+    assert track_game(game_3600008).false_commits == 0
+
+
+@pytest.mark.xfail(strict=True, reason="a swap of two hunters is committed as one hunter's move (docs/vision.md, Session 30)")
+def test_two_hunters_swapping_cells_are_not_committed_as_one_moving_back(game_3600008):
+    """A referee answering every question truly: board 6 (B moves east 2, off the cell A
+    joined) must not be committed as "A east 1" followed by B's move."""
+    assert track_game(game_3600008, referee=True).false_commits == 0
+
+
+@pytest.mark.xfail(strict=True, reason="a trap taken up under its hunter is committed as his move (docs/vision.md, Session 30)")
+def test_a_trap_taken_up_under_its_hunter_is_not_committed_as_a_move(tmp_path):
+    """``sim.tabletop`` development game 5,600,011, nobody answering: A's fifth-turn
+    action takes his trap back up from under him; it must not be committed as A moving
+    south-west."""
+    folder = Path(sim.tabletop.write_game(sim.tabletop.generate_game(5_600_011), str(tmp_path)))
+    assert track_game(folder).false_commits == 0
