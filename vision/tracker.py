@@ -445,6 +445,9 @@ class GameTracker:
         self._answering = False
         #: (table version, position) of resolutions the referee said the board does not show.
         self._refuted: set[tuple] = set()
+        #: Traps the reader kept reading where the game has none, since its last entry:
+        #: (the game's entries, {cell: frames read}) (:meth:`_note_traps_read`).
+        self._traps_read: tuple[int, dict[int, int]] = (-1, {})
         if tiles is not None:
             self._start_game(tuple(engine.Tile(t) for t in tiles), 0.0)
         self.stability.include_tiles = self.phase == "layout"
@@ -545,6 +548,7 @@ class GameTracker:
                          self._last_time)
             return False
         self._evidence = changes
+        self._note_traps_read(observation)
         asked = self.questions.current
         if asked is not None and self.table.snapshot().version != asked.version:
             self.questions.current = None  # the game changed elsewhere: the question is stale
@@ -1399,6 +1403,33 @@ class GameTracker:
         return any(x not in unsure and contents_of_view(seen, x).trap is not None
                    and contents_of_view(candidate.view, x).empty for x in candidate.changed)
 
+    def _note_traps_read(self, observation: Observation) -> None:
+        """Count, frame by frame, each trap the reader surely reads where the game has none.
+        The count survives the trap being hidden by hunters standing on it (a stack hides
+        what lies under it) and ends when its cell is seen bare, or the game takes an entry."""
+        snap = self.table.snapshot()
+        position = self.position
+        entries, counts = self._traps_read
+        if entries != snap.entries or position is None:
+            entries, counts = snap.entries, {}
+        unsure = _not_sure_of(observation)
+        standing = set(observation.hunters.values())
+        read = {c for c in observation.traps if c not in unsure and c not in position.traps} if position else set()
+        counts = {c: n + (c in read) for c, n in counts.items() if c in read or c in standing or c in unsure}
+        counts.update({c: 1 for c in read if c not in counts})
+        self._traps_read = (entries, counts)
+
+    def _hides_trap_read(self, candidate: Candidate) -> bool:
+        """Whether ``candidate`` brings hunters onto a cell where the reader read a trap
+        for a whole stable board since the game's last entry, and leaves no trap there.
+        The trap then lies under them, unseen: a turn the board showed was not committed
+        (sim.flatart development game 3,600,008: B's trap, read for eight frames, then
+        hidden as A joined him; "A west 2" explained the board and skipped two turns)."""
+        held = self.stability.frames
+        return any(n >= held and contents_of_view(candidate.view, x).trap is None
+                   and contents_of_view(candidate.view, x).hunters
+                   for x, n in self._traps_read[1].items() if x in candidate.changed)
+
     def _arrivals_seen(self, position: engine.Position, candidate: Candidate, observation: Observation) -> bool:
         """Whether the reader surely sees each hunter ``candidate`` puts on a cell there.
         Asked of a resolution the changes show while another cell changed as a piece
@@ -1726,7 +1757,11 @@ class GameTracker:
         return bool(self._mover_trail & candidate.mover_path)
 
     def _propose(self, snap: Snapshot, candidate: Candidate, timestamp: float) -> bool:
-        """Propose a turn to the table (engine values, validated there once)."""
+        """Propose a turn to the table (engine values, validated there once). Not one
+        that hides a trap read where the game has none (:meth:`_hides_trap_read`), unless
+        the referee's answer chose it: the board is waited on, the question open stays."""
+        if not self._answering and self._hides_trap_read(candidate):
+            return False
         index = snap.entries
         try:
             self.table.play(candidate.action, candidate.choices, source="camera")

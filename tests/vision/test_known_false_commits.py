@@ -1,9 +1,9 @@
-"""Known false commits on whole development games, pinned until the tracker is fixed.
+"""False commits found on whole development games (docs/vision.md, *Session 30*).
 
 Zero false commits is the rule (issue 24): a stall that a tap resolves is acceptable,
-a wrong action is not. The games below break it today; each test states the behaviour
-the tracker owes and is marked ``xfail(strict=True)``, so it fails loudly the day the
-fix lands and the mark must come off. The traces are in docs/vision.md, *Session 30*.
+a wrong action is not. Each test states the behaviour the tracker owes on one game.
+Those the tracker still breaks are marked ``xfail(strict=True)``: they fail loudly the
+day a fix lands, and the mark comes off with it.
 """
 from pathlib import Path
 
@@ -24,7 +24,6 @@ def game_3600008(tmp_path_factory):
     return Path(write_game(generate_game(3_600_008), str(folder)))
 
 
-@pytest.mark.xfail(strict=True, reason="a one-move commit skips two boards read stably (docs/vision.md, Session 30)")
 def test_a_trap_read_for_a_whole_board_is_not_skipped_once_two_hunters_hide_it(game_3600008):
     """Nobody answering: boards 3 and 4 are read exactly but asked about, not committed;
     board 5 (both hunters on the trap) must not then be taken for "A west 2", which

@@ -289,3 +289,37 @@ def test_a_move_ending_on_an_unreadable_cell_waits_until_it_can_be_read(tracker)
     assert tracker.actions == [] and tracker.reports == []
     tracker.observe(board({"red": "-1,0", "blue": "3,0"}))
     assert last_action(tracker)["distance"] == 2
+
+
+def _held(tracker, frames, hunters, traps=None, start=0.0):
+    """``frames`` camera frames of one still board, fed as the camera loop feeds them."""
+    for k in range(frames):
+        tracker.feed(board(hunters, traps=traps, t=start + k / 30))
+    return start + frames / 30
+
+
+def _two_on_a_ring_cell():
+    """A (red) to move from -3,0; B (blue) three cells south-east of him, on -3,3."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "-3,3"}))
+    return tracker
+
+
+def test_a_move_that_hides_a_trap_read_for_a_whole_board_is_not_committed():
+    """sim.flatart development game 3,600,008 (docs/vision.md, Session 30): a trap read
+    under B for a whole stable board the game never took, then A joining B hides it.
+    "A moves onto B's cell" explains the board now, but leaves out the trap the camera
+    read: it is not committed (the board waits), so no turn is skipped."""
+    tracker = _two_on_a_ring_cell()
+    t = _held(tracker, 8, {"red": "-3,0", "blue": "-3,3"}, traps={"-3,3": "blue"})
+    _held(tracker, 8, {"red": "-3,3", "blue": "-3,3"}, start=t)
+    assert tracker.actions == []
+
+
+def test_a_trap_read_for_fewer_frames_than_a_stable_board_does_not_hold_the_move_back():
+    """The same move after a trap flickered into one reading for two frames: committed."""
+    tracker = _two_on_a_ring_cell()
+    t = _held(tracker, 2, {"red": "-3,0", "blue": "-3,3"}, traps={"-3,3": "blue"})
+    _held(tracker, 8, {"red": "-3,3", "blue": "-3,3"}, start=t)
+    assert last_action(tracker) == {"type": "move", "hunter": "A", "direction": "SE", "distance": 3}
