@@ -1408,16 +1408,18 @@ class GameTracker:
         The count survives the trap being hidden by hunters standing on it (a stack hides
         what lies under it) and ends when its cell is seen bare, or the game takes an entry."""
         snap = self.table.snapshot()
-        position = self.position
         entries, counts = self._traps_read
-        if entries != snap.entries or position is None:
-            entries, counts = snap.entries, {}
+        if snap.phase != "play":
+            self._traps_read = (snap.entries, {})
+            return
+        if entries != snap.entries:
+            counts = {}
         unsure = _not_sure_of(observation)
         standing = set(observation.hunters.values())
-        read = {c for c in observation.traps if c not in unsure and c not in position.traps} if position else set()
+        read = {c for c in observation.traps if c not in unsure and c not in snap.position.traps}
         counts = {c: n + (c in read) for c, n in counts.items() if c in read or c in standing or c in unsure}
         counts.update({c: 1 for c in read if c not in counts})
-        self._traps_read = (entries, counts)
+        self._traps_read = (snap.entries, counts)
 
     def _hides_trap_read(self, candidate: Candidate) -> bool:
         """Whether ``candidate`` brings hunters onto a cell where the reader read a trap
