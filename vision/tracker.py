@@ -100,6 +100,12 @@ class BoardView:
         False
         >>> board.explains(BoardView(18, frozenset({("A", 7)}), frozenset({(18, "A")})), on_top={"B"})
         False
+        >>> stack = BoardView(18, frozenset({("A", 7), ("B", 7)}), frozenset({(7, "B")}))
+        >>> stack.explains(BoardView(18, frozenset({("A", 7), ("B", 7)}), frozenset()))   # the trap under both
+        True
+        >>> BoardView(18, frozenset({("A", 7)}), frozenset({(7, "A")})).explains(
+        ...     BoardView(18, frozenset({("A", 7)}), frozenset()))   # one hunter does not cover it
+        False
         """
         if not (seen.hunters <= self.hunters and seen.traps <= self.traps):
             return False
@@ -118,7 +124,10 @@ class BoardView:
                 continue  # standing still on a trap, read as the trap alone
             if cell not in shown_at or (player in on_top and shown_at[cell] not in on_top):
                 return False
-        return all(cell == self.mammoth for cell, _ in self.traps - seen.traps)
+        # A trap is covered by the mammoth, or by a stack of hunters seen standing on it
+        # (two pieces cover a token whole: sim.flatart development game 3,600,008).
+        stacked = {cell for cell in shown_at if sum(at == cell for _, at in self.hunters) >= 2}
+        return all(cell == self.mammoth or cell in stacked for cell, _ in self.traps - seen.traps)
 
     def hunter_cells(self) -> dict[str, int]:
         return dict(self.hunters)
@@ -839,7 +848,12 @@ class GameTracker:
                 # was there.
                 if was.empty != now.empty and not (was.mammoth and now.mammoth):
                     shown.append(x)   # (beside the mammoth, a hunter is lost in its own noise)
-            near = () if shown else {n for x in c.changed for n in NEIGHBOURS[x]}
+            # Only a trap spills round the hunter over it: a hunter leaving or joining a
+            # stack does not, and a neighbour's change is then another turn's or a
+            # hand's (sim.flatart development game 3,600,008: A's step onto B's cell
+            # took in a hand beside it and A's own longer step, fitting perfectly).
+            spills = not shown and not isinstance(c.action, engine.Move)
+            near = {n for x in c.changed for n in NEIGHBOURS[x]} if spills else ()
             # Empty cells beside a piece put down or taken off: a tall piece overhangs them.
             beside = {n for x in shown for n in NEIGHBOURS[x]
                       if contents_of_view(before, n).empty and contents_of_view(c.view, n).empty}
@@ -925,6 +939,7 @@ class GameTracker:
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
                 and not self._trap_seen_left_out(best, observation)
+                and not self._mover_read_where_he_was(position, evidence, best, observation)
                 and not (strength < MOVE_SHOWN_ALONE and self._mover_read_setting_trap(position, best, observation))
                 and ((leak < CHANGES_LEAK and not self._leaves_stack(position, best))
                      or (self._arrivals_seen(position, best, observation)
@@ -1477,6 +1492,27 @@ class GameTracker:
         return (start in read_on and end not in read_on and start not in position.traps
                 and (start, mover) in seen.traps)
 
+    def _mover_read_where_he_was(self, position: engine.Position, evidence: ChangeEvidence, candidate: Candidate,
+                                 observation: Observation) -> bool:
+        """Whether ``candidate`` moves a hunter off a cell that keeps a piece (his trap, or
+        hunters he shared it with) and shows no loss, where the reader surely reads him
+        still, with that cell otherwise changed. The cell reached then carries the move
+        alone, and the reader reads another turn on the cell he would have left
+        (sim.flatart held-out game 7,500,003: A took his trap up from under his disc,
+        nudged aside; the cell his disc had overhung changed by a piece's worth, his own
+        gained a little, and "A west 1" was committed). A reader that reads the cell as
+        it was only missed the move, and a cell that lost a piece shows him leaving."""
+        if not isinstance(candidate.action, engine.Move):
+            return False
+        mover = candidate.action.hunter
+        start = position.hunters.get(mover)
+        if (start is None or start in _not_sure_of(observation) or start in observation.occluded_cells
+                or evidence.strength(position.mammoth)[start] <= -CHANGE_AT_REST):
+            return False
+        kept, read = contents_of_view(candidate.view, start), contents_of_view(self._view_of(observation), start)
+        return (not kept.empty and not kept.mammoth and mover not in kept.hunters and mover in read.hunters
+                and read != contents_of_view(BoardView.of_position(position), start))
+
     @staticmethod
     def _leaves_stack(position: engine.Position, candidate: Candidate) -> bool:
         """Whether ``candidate`` moves a hunter off a cell he shared with another: the
@@ -1538,8 +1574,13 @@ class GameTracker:
 
     def _propose_seen(self, snap: Snapshot, candidate: Candidate, timestamp: float) -> bool:
         """Propose a resolution the cells' changes showed; the board is then the one it
-        leaves (what a pass pressed next is checked against)."""
-        if not self._propose(snap, candidate, timestamp):
+        leaves (what a pass pressed next is checked against). Not one that changes a cell
+        a change left unmatched did not keep, as :meth:`_observe_playing` does not: the
+        table moved on since, by a change fainter than a piece's (sim.tabletop development
+        game 5,600,011: A's trap taken up under him, asked about and left; B's step from
+        his trap then changed two cells by under half a piece each, and with A's cell it
+        looked like A stepping onto B's trap, committed)."""
+        if self._moved_on_from_left(candidate) or not self._propose(snap, candidate, timestamp):
             return False
         self._last_observation = self._observation_of(candidate.view, timestamp)
         return True

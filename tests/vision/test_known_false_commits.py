@@ -2,8 +2,7 @@
 
 Zero false commits is the rule (issue 24): a stall that a tap resolves is acceptable,
 a wrong action is not. Each test states the behaviour the tracker owes on one game.
-Those the tracker still breaks are marked ``xfail(strict=True)``: they fail loudly the
-day a fix lands, and the mark comes off with it.
+(The last two were strict xfails in session 30 and were fixed in session 31.)
 """
 from pathlib import Path
 
@@ -31,14 +30,12 @@ def test_a_trap_read_for_a_whole_board_is_not_skipped_once_two_hunters_hide_it(g
     assert track_game(game_3600008).false_commits == 0
 
 
-@pytest.mark.xfail(strict=True, reason="a swap of two hunters is committed as one hunter's move (docs/vision.md, Session 30)")
 def test_two_hunters_swapping_cells_are_not_committed_as_one_moving_back(game_3600008):
     """A referee answering every question truly: board 6 (B moves east 2, off the cell A
     joined) must not be committed as "A east 1" followed by B's move."""
     assert track_game(game_3600008, referee=True).false_commits == 0
 
 
-@pytest.mark.xfail(strict=True, reason="a trap taken up under its hunter is committed as his move (docs/vision.md, Session 30)")
 def test_a_trap_taken_up_under_its_hunter_is_not_committed_as_a_move(tmp_path):
     """``sim.tabletop`` development game 5,600,011, nobody answering: A's fifth-turn
     action takes his trap back up from under him; it must not be committed as A moving

@@ -323,3 +323,19 @@ def test_a_trap_read_for_fewer_frames_than_a_stable_board_does_not_hold_the_move
     t = _held(tracker, 2, {"red": "-3,0", "blue": "-3,3"}, traps={"-3,3": "blue"})
     _held(tracker, 8, {"red": "-3,3", "blue": "-3,3"}, start=t)
     assert last_action(tracker) == {"type": "move", "hunter": "A", "direction": "SE", "distance": 3}
+
+
+def test_a_hunter_joining_another_on_his_trap_is_committed_though_the_two_cover_the_trap():
+    """Two hunters stacked cover a trap whole: A stepping onto B's cell, where B's trap
+    lies, is read as the two hunters alone, and that board is A's move (sim.flatart
+    development game 3,600,008 with a referee: the move was left waiting, and B's next
+    step off the stack looked, from the game's board, like A stepping back)."""
+    tracker = GameTracker(["A", "B"], tiles=layout())
+    tracker.observe(board({"red": "3,-2"}))
+    tracker.observe(board({"red": "3,-2", "blue": "3,0"}))
+    tracker.observe(board({"red": "3,-1", "blue": "3,0"}))                           # A south-east 1
+    tracker.observe(board({"red": "3,-1", "blue": "3,0"}, traps={"3,0": "blue"}))    # B's trap
+    tracker.observe(board({"red": "3,0", "blue": "3,0"}))
+    assert len(tracker.actions) == 3
+    assert last_action(tracker) == {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
+    assert tracker.reports == []

@@ -1090,3 +1090,49 @@ def test_once_the_cells_changes_are_no_longer_followed_a_left_change_holds_back_
     for _ in range(5):
         tracker.feed(board({"red": "-2,0", "blue": "3,0"}))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_step_onto_a_stack_does_not_take_in_a_neighbours_change_as_its_spill():
+    """A leaves his own trap (a faint change) and a hand hovers over B's cell beside
+    him, while A's piece lands one cell further on. A stepping onto B's cell shows on
+    none of its own cells, and a trap's spill round its cell does not stretch to a
+    hunter's step: the cell further on, a piece's worth of change, is left unexplained,
+    and the step onto B is not committed (sim.flatart development game 3,600,008: A's
+    three-cell step committed as his two-cell step onto B)."""
+    tracker = on_his_trap(b_cell="-3,1")
+    read = board({"red": "-3,2", "blue": "-3,1"}, traps={"-3,0": "red"})
+    tracker.feed(read, changes(m3_0=-0.3, m3_1=1.1, m3_2=0.95))
+    onto_b = {"type": "move", "hunter": "A", "direction": "SE", "distance": 1}
+    assert all(entry["action"] != onto_b for entry in tracker.actions)
+
+
+def test_a_turn_left_unanswered_is_not_followed_by_a_commit_that_changes_another_cell():
+    """A takes his trap up from under him: his cell lost something and the reader sees
+    him there without it, but also sees a red trap under B, as a step of A's onto B's
+    cell would leave it. Asked, left unanswered. B's cell then changes by less than a
+    piece, the table moving on; with A's cell, that fits A's step onto B, and the reader
+    seems to agree. It is not committed: the change left unanswered kept A's cell only
+    (sim.tabletop development game 5,600,011: the step was committed for A's trap taken
+    up and B's move)."""
+    tracker = on_his_trap(b_cell="-3,1")
+    committed = len(tracker.actions)
+    read = board({"red": "-3,0", "blue": "-3,1"}, traps={"-3,1": "red"})
+    tracker.feed(read, changes(m3_0=-0.55))
+    assert tracker.question is not None and len(tracker.actions) == committed
+    tracker.feed(read, changes(m3_0=-0.55, m3_1=0.34))
+    assert len(tracker.actions) == committed
+
+
+def test_a_step_off_his_trap_is_not_committed_while_the_reader_surely_sees_him_still_there():
+    """A stands on his own trap; the cell beside him changes by a piece's worth and his
+    own cell not at all (a step off his trap leaves the trap, so his cell need not show
+    him leaving). The reader surely reads him still on his cell, without the trap:
+    another turn (the trap taken up). The step is not committed on the one cell's word,
+    it is asked about (sim.flatart held-out game 7,500,003: A took his trap up from
+    under his disc, nudged aside, and "A west 1" was committed). A reader that reads his
+    cell as it was only missed the step (see
+    test_a_cell_that_gained_a_piece_is_no_spill_of_one_taken_off_beside_it)."""
+    tracker = on_his_trap()
+    committed = len(tracker.actions)
+    tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_1=0.92))
+    assert len(tracker.actions) == committed and tracker.question is not None
