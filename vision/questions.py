@@ -256,9 +256,12 @@ class CellQuestions:
         # An answer that the cell holds what the game has there is taken whatever the
         # rest of the board shows (the referee says true: nothing was done there; a
         # hunter elsewhere read only by his own trap under him): the cell is taught and
-        # the board waited on (sim.tabletop development game 5,510,020 refused so).
+        # the board waited on (sim.tabletop development game 5,510,020 refused so). One
+        # that names a turn the board did not show there, the next player's turn shown
+        # after it, is taken too (:meth:`GameTracker.answered_chain`).
         explained = tracker.board_explained(board)
-        if not explained and question.options[option] != contents_of_view(tracker.game_view(), question.cell):
+        if (not explained and tracker.answered_chain(board, question.cell) is None
+                and question.options[option] != contents_of_view(tracker.game_view(), question.cell)):
             raise QuestionRefused("answer_refused", "with that answer the board shows a change no legal "
                                   "action explains: look again at the cell")
         self.current = None

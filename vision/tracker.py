@@ -1989,6 +1989,9 @@ class GameTracker:
         try:
             if explained:
                 self.observe(board)
+            chain = self.answered_chain(board, question.cell) if self.table.snapshot().entries == entries else None
+            if chain is not None:
+                self._propose_turns(chain, question.time)
         finally:
             self._answering = False
         # The next settled board carries the taught reading: it is the board just matched.
@@ -2064,6 +2067,30 @@ class GameTracker:
         if snap.phase == "play":
             return self._explained_after(snap.position.with_(hands=None), snap.variants, observation)
         return False
+
+    def answered_chain(self, observation: Observation, cell: int) -> list[Candidate] | None:
+        """The turn the board did not show on ``cell`` (the player to move setting or
+        taking up the trap under his own hunter, the one such thing legal for him), then
+        the next player's turn, that together leave this settled board, when exactly one
+        such pair does. A referee's answer about that cell confirms the first; the board
+        shows the second (sim.flatart development game 3,600,010: B's trap taken up under
+        him, unseen, then C's step; the answer saying so was refused, no single turn
+        leaving that board)."""
+        snap = self.table.snapshot()
+        if snap.phase != "play":
+            return None
+        runs = self._hidden_turns(snap.position.with_(hands=None), snap.variants)
+        if not runs or cell not in runs[0][0].changed:
+            return None
+        first = runs[0][0]
+        seen = self._view_of(observation)
+        hidden = frozenset(observation.occluded_cells)
+        found = {}
+        for then in build_candidates(first.outcome.position.with_(hands=None), snap.variants):
+            view = then.view.masked(hidden)
+            if then.changed and (view == seen or view.explains(seen, on_top=then.arrived)):
+                found.setdefault(then.outcome.position, [first, then])
+        return next(iter(found.values())) if len(found) == 1 else None
 
     # -- status -------------------------------------------------------------------------
     def waiting_for(self) -> dict | None:

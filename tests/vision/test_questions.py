@@ -196,3 +196,26 @@ def test_the_crop_shows_the_cell_asked_about_on_a_rendered_board():
     changed = np.abs(crop(placed, cell) - crop(empty, cell)).mean()
     unchanged = np.abs(crop(placed, far) - crop(empty, far)).mean()
     assert changed > 3 * unchanged + 5, (changed, unchanged)
+
+
+def test_an_answer_naming_a_turn_the_board_hid_commits_it_and_the_next_turn_shown():
+    """A takes his trap up from under his hunter, which the board does not show, and B
+    then steps back east, which it does: no single turn leaves that board, so the
+    reader's unsure word on A's cell is asked about. The referee answers that A stands
+    there without his trap: taken, and both turns are committed in order (sim.flatart
+    development game 3,600,010: such an answer was refused, and the game stalled)."""
+    tracker = GameTracker(["A", "B"], tiles=layout(), stability=StabilityFilter(frames=FRAMES, max_hidden_cells=2))
+    tracker.observe(board({"red": "-3,0"}))
+    tracker.observe(board({"red": "-3,0", "blue": "3,0"}))
+    for hunters, traps in (({"red": "-2,0", "blue": "3,0"}, {}), ({"red": "-2,0", "blue": "2,0"}, {}),
+                           ({"red": "-2,0", "blue": "2,0"}, {"-2,0": "red"}),
+                           ({"red": "-2,0", "blue": "1,0"}, {"-2,0": "red"})):
+        settle(tracker, board(hunters, traps=traps))
+    assert len(tracker.actions) == 4 and tracker.position.to_move == "A"
+    settle(tracker, unsure(board({"red": "-2,0", "blue": "2,0"}), "-2,0"), frames=FRAMES + 4)
+    question = tracker.question
+    assert question is not None and question.to_json()["cell"] == "-2,0"
+    result = tracker.answer_question(question.id, question.options.index(Contents(hunters=("A",))))
+    assert [entry["action"] for entry in result["committed"]] == [
+        {"type": "remove_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "E", "distance": 1}]
+    assert tracker.question is None
