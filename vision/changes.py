@@ -448,6 +448,24 @@ def changed_counts(before: np.ndarray, after: np.ndarray, strays: np.ndarray | N
     return (changed_points(to_lab(after), to_lab(relit_empty(before, after, strays))) > CHANGED).sum(axis=1)
 
 
+def faint_changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """(37,) as :func:`changed_counts`, counting the points that moved by FAINT_SHARE of
+    :data:`CHANGED`, or by FAINT_NOISE times the board's own unrest (its median point's
+    change) where that is more. A piece of a colour close to its tile's moves every
+    point of its cell, each by less than CHANGED (sim.flatart development game
+    3,600,016: an olive disc as wide as its rock tile, 12.8 ΔE at its median point and
+    25 points past CHANGED, where no other cell's median point moved 2).
+
+    >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.4, np.float32)
+    >>> olive = empty.copy(); olive[5, :, 1] += 0.06        # every point of cell 5, a little
+    >>> int(changed_counts(empty, olive)[5]), int(faint_changed_counts(empty, olive)[5]) == len(GRID)
+    (0, True)
+    """
+    change = changed_points(to_lab(after), to_lab(relit_empty(before, after, np.ones(NUM_CELLS, bool))))
+    line = max(CHANGED * FAINT_SHARE, FAINT_NOISE * float(np.median(change)))
+    return (change > line).sum(axis=1)
+
+
 def shadowed(grid: np.ndarray, grid_lab: np.ndarray, expected: np.ndarray, piece_distance=None) -> np.ndarray:
     """(37, n) grid points that show their tile in a piece's shadow: the tile's own
     colour, darker. A shadow tells nothing of whose piece cast it (on a dark tile a
