@@ -461,6 +461,8 @@ def faint_changed_counts(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     >>> int(changed_counts(empty, olive)[5]), int(faint_changed_counts(empty, olive)[5]) == len(GRID)
     (0, True)
     """
+    # Each cell lit as its neighbours are: a piece as wide as its tile covers the ring
+    # its own light is measured on, and a colour close to the tile's would pass for light.
     change = changed_points(to_lab(after), to_lab(relit_empty(before, after, np.ones(NUM_CELLS, bool))))
     line = max(CHANGED * FAINT_SHARE, FAINT_NOISE * float(np.median(change)))
     return (change > line).sum(axis=1)
