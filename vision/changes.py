@@ -1911,6 +1911,7 @@ class FrameChanges(NamedTuple):
     stances: np.ndarray | None  # (37, K) :func:`stance` of each player's points
     still_share: float         # the cross's middle still as at setup (:func:`still_on_cross`)
     depth: np.ndarray          # (37, K) :func:`colour_depth` of each player's points (NaN: none)
+    piece_lab: np.ndarray      # (37, 3) :func:`piece_colours` (NaN: too few changed points)
 
 
 def frame_changes(model: ChangeModel, grid: np.ndarray, labels: list[str],
@@ -2003,7 +2004,32 @@ def frame_changes(model: ChangeModel, grid: np.ndarray, labels: list[str],
         stances = np.stack([stance(lit & (label == k + 1), leans) for k in range(len(labels))], axis=1)
     depth = colour_depth(grid, expected, colours[:, 1:-1], moved, label - 1)
     return FrameChanges(looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown,
-                        ring_changed, stances, still_share, depth)
+                        ring_changed, stances, still_share, depth, piece_colours(grid, gain, moved))
+
+
+#: A cell needs this many changed points for its piece's colour (:func:`piece_colours`).
+PIECE_COLOUR_POINTS = 10
+
+
+def piece_colours(grid: np.ndarray, gain: np.ndarray, moved: np.ndarray) -> np.ndarray:
+    """(37, 3) the colour (Lab, as under the empty board's light: each cell's own light
+    divided out) of what changed on each cell: the median of its lighter half of changed
+    points, NaN where fewer than :data:`PIECE_COLOUR_POINTS` changed. A piece's shadow,
+    outline and the dark gaps of a ring are its darker half, alike for every player: the
+    lighter half is the print that tells two players' pieces apart.
+
+    >>> grid = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
+    >>> moved = np.zeros(grid.shape[:2], bool)
+    >>> grid[4, :40], grid[4, 40:80], moved[4, :80] = 0.05, (0.8, 0.2, 0.2), True
+    >>> lab = piece_colours(grid, np.ones((NUM_CELLS, 3)), moved)
+    >>> bool(lab[4, 1] > 40), bool(np.isnan(lab[5]).all())
+    (True, True)
+    """
+    out = np.full((NUM_CELLS, 3), np.nan)
+    for c in np.flatnonzero(moved.sum(axis=1) >= PIECE_COLOUR_POINTS):
+        lab = to_lab(np.clip(grid[c][moved[c]] / np.maximum(gain[c], 1e-6), 0, 1))
+        out[c] = np.median(lab[lab[:, 0] >= np.median(lab[:, 0])], axis=0)
+    return out
 
 
 def colour_depth(grid: np.ndarray, expected: np.ndarray, colours: np.ndarray, which: np.ndarray,
@@ -2125,7 +2151,7 @@ def read_changes(model: ChangeModel, grid: np.ndarray, readable: np.ndarray,
     # (The rings' changes and the cross's stillness served :func:`mammoth_by_colour` and
     # :func:`covered_cells`.)
     (looks, colours, moved, lit, label, counts, dark_counts, family, family_counts, unknown, _,
-     stances, _, depth) = measured
+     stances, _, depth, _) = measured
     ok = readable & ~unknown
     mammoth, conf, _ = mammoth_by_colour(model, measured, readable)
     if mammoth_odds is not None and piece_odds is not None:

@@ -322,7 +322,8 @@ class BoardReader:
         seen = read_changes(self.calibration.changes, grid, readable, grass, self.labels, leans,
                             measured=measured, **by_label)
         # (The models' odds of this frame are each computed once, whichever rule asks.)
-        seen = place_together(seen, grass, self.labels, owner_likeness=likeness, **by_label)
+        seen = place_together(seen, grass, self.labels, owner_likeness=likeness, piece_lab=measured.piece_lab,
+                              **by_label)
         cell_conf = np.where(occluded, 0.0, seen.confidence)
         observation = self._observation(timestamp, fresh, classes, tile_conf, occluded, seen.mammoth, seen.hunters,
                                         seen.traps, cell_conf)

@@ -120,11 +120,12 @@ _NEVER = 1e9
 
 def place_together(reading: ChangeReading, grass: np.ndarray, labels: list[str], hunter_odds=None, trap_odds=None,
                    hunter_on_trap_odds=None, trap_under_hunter_odds=None, owner_odds=None, owner_likeness=None,
-                   mammoth_odds=None, piece_odds=None, **_) -> ChangeReading:
+                   mammoth_odds=None, piece_odds=None, piece_lab=None, **_) -> ChangeReading:
     """``reading`` (:func:`vision.changes.read_changes`) placed again by the learned
     models' odds (the classifier's ``hunter_odds`` and ``trap_odds``, (37,); the fine and
     owner models' cells -> odds; ``owner_likeness``, cells -> how alike their pieces
-    are, names the lone traps together; the classifier's ``mammoth_odds`` and
+    are, with ``piece_lab`` (:func:`vision.changes.piece_colours`), names the lone traps
+    together; the classifier's ``mammoth_odds`` and
     ``piece_odds`` find a mammoth gone from the cross, :func:`place_mammoth`), each cell
     that changed unsure; as read without the owner model or the classifier (a
     calibration saved before their crops were kept). ``grass``: the grass cells."""
@@ -138,7 +139,7 @@ def place_together(reading: ChangeReading, grass: np.ndarray, labels: list[str],
     traps = by_traps.traps
     if owner_likeness is not None:
         named = name_lone_traps(traps, by_hunters.hunters, reading.confidence, reading.mammoth, owner_odds,
-                                owner_likeness, labels)
+                                owner_likeness, labels, piece_lab)
         traps, changed = named.traps, changed | named.changed
     mammoth = reading.mammoth
     if mammoth_odds is not None and piece_odds is not None:
@@ -326,10 +327,17 @@ NAMED_SURELY, NAMED_UNSURE = np.exp(2.0), np.exp(0.5)
 #: How much less likely each further set of traps is to be one player's (two sets that
 #: are not alike are most often two players').
 FURTHER_SET = np.exp(-4.0)
-#: A set's owners change only when the new naming is this much likelier than the one
-#: read: two players' traps alike to the model (sim.tabletop 5,000,150) are not told apart
-#: by it, and then the colours' reading stands.
+#: The owners change only when the new naming of every lone trap together is this much
+#: likelier than the one read (each naming charged :data:`FURTHER_SET` for each further
+#: set it gives one player): two players' traps alike to the model (sim.tabletop
+#: 5,000,150) are not told apart by it, and then the colours' reading stands.
 RENAME_LIKELIER = np.exp(1.0)
+#: Two lone traps whose prints' colours (:func:`vision.changes.piece_colours`) lie this
+#: far apart (ΔE) are never one set, however alike to the owner model: on the
+#: sim.tabletop development frames it found a grey ring as alike to a white player's
+#: rings as they were to each other (5,000,063: 0.985). Of the pairs of lone traps there,
+#: 5 % of one player's lay this far apart, and 91 % of two players'.
+SET_COLOUR_APART = 25.0
 
 
 def same_sets(likeness: np.ndarray, threshold: float = SAME_SET_LIKENESS) -> list[list[int]]:
@@ -344,14 +352,18 @@ def same_sets(likeness: np.ndarray, threshold: float = SAME_SET_LIKENESS) -> lis
 
 
 def name_lone_traps(traps: dict, hunters: dict, conf: np.ndarray, mammoth, owner_odds, owner_likeness,
-                    labels: list[str]) -> Placed:
-    """The traps no hunter stands on named by set: traps alike (:func:`same_sets`) are
-    one player's, the one the owner model's odds of them all and the owner each was read
+                    labels: list[str], piece_lab: np.ndarray | None = None) -> Placed:
+    """The traps no hunter stands on named by set: traps alike (:func:`same_sets`, and
+    not of colours :data:`SET_COLOUR_APART` apart in ``piece_lab``, (37, 3)) are one
+    player's, the one the owner model's odds of them all and the owner each was read
     with (``conf``: the reading's confidence, :data:`NAMED_SURELY`) make likeliest, each
-    further set of one player :data:`FURTHER_SET` as likely; a set is renamed when that
-    is :data:`RENAME_LIKELIER` than as read. The owner model tells a trap from its
-    player's hunter less well than from his other traps: a set's odds together, and the
-    other sets' owners, say more than each trap's alone.
+    further set of one player :data:`FURTHER_SET` as likely. The new naming replaces
+    the one read when it is :data:`RENAME_LIKELIER` than that, all sets together, each
+    naming charged :data:`FURTHER_SET` for each set it gives a player beside one of
+    another colour (:func:`_naming_score`): a grey trap read as the white player's, who
+    owns white ones, is renamed on less evidence of its own. The owner model tells a
+    trap from its player's hunter less well than from his other traps: a set's odds
+    together, and the other sets' owners, say more than each trap's alone.
 
     >>> odds = lambda cells: np.array([[0.9, 0.1] if c == 5 else [0.8, 0.2] for c in cells])
     >>> alike = lambda cells: np.array([[1.0 if (a < 9) == (b < 9) else 0.1 for b in cells] for a in cells])
@@ -367,14 +379,49 @@ def name_lone_traps(traps: dict, hunters: dict, conf: np.ndarray, mammoth, owner
     score = np.log(np.clip(np.asarray(owner_odds(lone), float)[:, :len(labels)], 1e-6, 1.0))
     read = np.array([labels.index(traps[c]) for c in lone])
     score[np.arange(len(lone)), read] += np.log(np.where(conf[lone] >= SURE_READING, NAMED_SURELY, NAMED_UNSURE))
-    sets = same_sets(owner_likeness(lone))
+    likeness = np.array(owner_likeness(lone), float)
+    apart = np.zeros(likeness.shape, bool) if piece_lab is None else colours_apart(piece_lab[lone])
+    likeness[apart] = 0.0
+    sets = same_sets(likeness)
     by_set = np.array([score[members].sum(axis=0) for members in sets])
     # Each player once for each set (every set may be his), each further time less likely.
     slots = np.hstack([-by_set - k * np.log(FURTHER_SET) for k in range(len(sets))])
     rows, cols = linear_sum_assignment(slots)
-    named = dict(traps)
+    new = read.copy()
     for s, col in zip(rows.tolist(), cols.tolist()):
-        members = sets[s]
-        if by_set[s, col % len(labels)] - score[members, read[members]].sum() >= np.log(RENAME_LIKELIER):
-            named.update((lone[i], labels[col % len(labels)]) for i in members)
+        new[sets[s]] = col % len(labels)
+    named = dict(traps)
+    if _naming_score(score, apart, new) - _naming_score(score, apart, read) >= np.log(RENAME_LIKELIER):
+        named.update((c, labels[k]) for c, k in zip(lone, new.tolist()))
     return Placed(hunters, named, {c for c in lone if named[c] != traps[c]})
+
+
+def _naming_score(score: np.ndarray, apart: np.ndarray, owners: np.ndarray) -> float:
+    """The log odds of one naming of the lone traps (``owners``, a seat for each): each
+    trap's ``score`` as that player's, less :data:`FURTHER_SET` for each group of a
+    player's traps beyond his first, traps being of one group unless their colours lie
+    apart (``apart``, (n, n) :func:`colours_apart`).
+
+    >>> score = np.log(np.array([[0.9, 0.1], [0.2, 0.8]]))
+    >>> apart = np.array([[False, True], [True, False]])
+    >>> round(_naming_score(score, apart, np.array([0, 1])), 3), round(_naming_score(score, apart, np.array([0, 0])), 3)
+    (-0.329, -5.715)
+    >>> round(_naming_score(score, ~apart, np.array([0, 0])), 3)
+    -1.715
+    """
+    further = 0
+    for k in set(owners.tolist()):
+        mine = np.flatnonzero(owners == k)
+        further += connected_components(~apart[np.ix_(mine, mine)], directed=False)[0] - 1
+    return float(score[np.arange(len(owners)), owners].sum() + further * np.log(FURTHER_SET))
+
+
+def colours_apart(lab: np.ndarray) -> np.ndarray:
+    """(n, n) which pairs of pieces' colours (Lab, NaN: unknown) lie
+    :data:`SET_COLOUR_APART` or more apart; an unknown colour is apart from none.
+
+    >>> colours_apart(np.array([[90.0, 0, 0], [60.0, 0, 0], [np.nan] * 3])).tolist()
+    [[False, True, False], [True, False, False], [False, False, False]]
+    """
+    distance = np.linalg.norm(lab[:, None, :] - lab[None, :, :], axis=-1)
+    return np.nan_to_num(distance, nan=0.0) >= SET_COLOUR_APART

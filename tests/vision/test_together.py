@@ -268,6 +268,33 @@ def test_two_sets_of_traps_unlike_each_other_are_most_often_two_players():
     assert named.traps == traps
 
 
+def test_a_trap_of_another_colour_than_the_set_it_was_read_with_goes_to_the_other_player():
+    """sim.tabletop development table 5,000,063: two white rings read c1's surely and a
+    grey one read c1's too, unsure; the owner model finds all three alike (0.98) and
+    leans to c1 on each. Their prints' colours say the grey ring is no white one: it is
+    a set of its own, and c1 owning two sets of two colours is far less likely than
+    c0 owning the grey one. Without the colours the reading stands."""
+    traps = {5: "c1", 12: "c1", 9: "c1"}
+    odds = owners({5: [0.06, 0.94], 12: [0.057, 0.943], 9: [0.086, 0.914]}, seats=2)
+    lab = np.full((NUM_CELLS, 3), np.nan)
+    lab[[5, 12, 9]] = [[100.0, -1, 3], [100.0, 0, 0], [72.0, -7, 12]]
+    named = name_lone_traps(traps, {}, sure(5, 12), MAMMOTH, odds, alike({5, 12, 9}), ["c0", "c1"], lab)
+    assert named.traps == {5: "c1", 12: "c1", 9: "c0"} and named.changed == {9}
+    unseen = name_lone_traps(traps, {}, sure(5, 12), MAMMOTH, odds, alike({5, 12, 9}), ["c0", "c1"])
+    assert unseen.traps == traps and unseen.changed == set()
+
+
+def test_traps_of_one_colour_are_not_split_by_their_colours():
+    """Three traps of one print (colours within SET_COLOUR_APART), read c1's and alike
+    to the owner model: nothing is renamed."""
+    traps = {5: "c1", 12: "c1", 9: "c1"}
+    odds = owners({5: [0.06, 0.94], 12: [0.057, 0.943], 9: [0.086, 0.914]}, seats=2)
+    lab = np.full((NUM_CELLS, 3), np.nan)
+    lab[[5, 12, 9]] = [[100.0, -1, 3], [96.0, 0, 0], [92.0, -2, 5]]
+    named = name_lone_traps(traps, {}, sure(5, 12), MAMMOTH, odds, alike({5, 12, 9}), ["c0", "c1"], lab)
+    assert named.traps == traps and named.changed == set()
+
+
 def test_traps_under_hunters_and_on_the_mammoths_cell_are_not_named_with_the_lone_ones():
     odds = owners({})
     named = name_lone_traps({4: "c0", MAMMOTH: "c2"}, {"c0": 4}, sure(), MAMMOTH, odds, alike({4, MAMMOTH}),
