@@ -1419,9 +1419,12 @@ class GameTracker:
                    and contents_of_view(candidate.view, x).empty for x in candidate.changed)
 
     def _note_traps_read(self, observation: Observation) -> None:
-        """Count, frame by frame, each trap the reader surely reads where the game has none.
-        The count survives the trap being hidden by hunters standing on it (a stack hides
-        what lies under it) and ends when its cell is seen bare, or the game takes an entry."""
+        """Count, frame by frame, each trap the reader surely reads where the game has none,
+        but not under a hunter the game does not have there (sim.tabletop development game
+        5,600,020: A's step read as A with a trap under him, the step refused for hiding
+        it). The count survives the trap being hidden by hunters standing on it (a stack
+        hides what lies under it) and ends when its cell is seen bare, or the game takes
+        an entry."""
         snap = self.table.snapshot()
         entries, counts = self._traps_read
         if snap.phase != "play":
@@ -1431,7 +1434,10 @@ class GameTracker:
             counts = {}
         unsure = _not_sure_of(observation)
         standing = set(observation.hunters.values())
-        read = {c for c in observation.traps if c not in unsure and c not in snap.position.traps}
+        # (Not under a hunter read where the game has none: his own piece may read as a
+        # trap under him, and the turn that brought him is the one to see.)
+        newcomers = {c for _, c in self._view_of(observation).hunters - BoardView.of_position(snap.position).hunters}
+        read = {c for c in observation.traps if c not in unsure and c not in snap.position.traps and c not in newcomers}
         counts = {c: n + (c in read) for c, n in counts.items() if c in read or c in standing or c in unsure}
         counts.update({c: 1 for c in read if c not in counts})
         self._traps_read = (snap.entries, counts)

@@ -359,6 +359,18 @@ def test_a_trap_read_under_the_mover_in_another_players_colour_is_still_his(trac
     assert other.actions == []
 
 
+def test_a_step_read_with_a_trap_under_the_mover_for_a_whole_board_is_still_committed(tracker):
+    """sim.tabletop development game 5,600,020: A's step east, clearly shown by the cells,
+    is read with a trap of B's under A on the cell reached (his own piece read as a trap
+    too) for a whole stable board. A trap read only under a hunter the game does not
+    have there yet hides nothing: the step that brought him is committed."""
+    seen = board({"red": "-2,0", "blue": "3,0"}, traps={"-2,0": "blue"})
+    for k in range(tracker.stability.frames):
+        tracker.feed(replace(seen, timestamp=k / 30), changes(settled=False, m3_0=-1.0, m2_0=1.1))
+    tracker.feed(replace(seen, timestamp=0.5), changes(m3_0=-1.0, m2_0=1.1))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
 def test_a_hunter_joining_another_read_there_alone_hides_the_one_behind_him():
     """A steps onto B's cell (south-east); the cells show A's cell losing a piece and
     B's gaining some. The reader surely reads A there and not B (a tall standee in front
