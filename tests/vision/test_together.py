@@ -55,6 +55,25 @@ def test_a_sure_reading_stands_against_a_model_in_doubt():
     assert placed.hunters == {"c0": 4, "c1": 9} and placed.changed == set()
 
 
+def test_players_learnt_alike_are_named_by_the_owner_model_not_their_colours():
+    """sim.tabletop development tables with standing pieces: setup learnt each player by
+    his piece's shaded side, near-black for both. Their reading is then no sure word
+    on whose piece is whose (vision.changes.unsure_of_alike), and the owner model,
+    leaning 0.7 the other way round on both cells, swaps them; the same reading of two
+    players learnt apart stands."""
+    from vision.changes import Look, unsure_of_alike
+    read = {"c0": 4, "c1": 9}
+    odds = owners({4: [0.3, 0.7], 9: [0.7, 0.3]}, seats=2)
+    dark = [Look((0.05, 0.05, 0.05), 50.0), Look((0.07, 0.06, 0.06), 50.0)]
+    conf = unsure_of_alike(read, np.ones(NUM_CELLS), dark, ["c0", "c1"])
+    placed = place_hunters(read, conf, {}, MAMMOTH, hunter_odds(x4=0.9, x9=0.9), None, odds, ["c0", "c1"])
+    assert placed.hunters == {"c0": 9, "c1": 4}
+    apart = [Look((0.05, 0.05, 0.05), 50.0), Look((0.8, 0.1, 0.1), 50.0)]
+    conf = unsure_of_alike(read, np.ones(NUM_CELLS), apart, ["c0", "c1"])
+    placed = place_hunters(read, conf, {}, MAMMOTH, hunter_odds(x4=0.9, x9=0.9), None, odds, ["c0", "c1"])
+    assert placed.hunters == read
+
+
 def test_a_hunter_on_a_trap_of_his_colour_is_found_by_the_fine_model():
     """The colours read only c1's trap on 12 (his hunter on it passes for the trap) and
     the classifier sees no hunter there; the fine hunter_on_trap model does: he is placed
