@@ -253,12 +253,15 @@ def place_hunters(hunters: dict, conf: np.ndarray, traps: dict, mammoth, hunter_
     the shared samples flat-6900001 and 6900002), and its empty reference of the cross
     holds the mammoth (a hunter read rightly there was moved off, sim.flatart 3,000,137).
     A player read only on a bare trap of his own (``trap_under_hunter_odds``, the fine
-    model's cells -> odds of a trap there; :func:`_maybe_off_board`) may be off the board."""
+    model's cells -> odds of a trap there; :func:`_maybe_off_board`) may be off the board.
+    No hunter stands on the mammoth's cell: one he reaches flees, or is eliminated
+    (:func:`hunters_off_the_mammoth`)."""
+    read, hunters = hunters, hunters_off_the_mammoth(hunters, mammoth)
     colours_only = {c for c in (mammoth, CENTRE) if c is not None}
     presence = _presence(hunter_odds, traps, hunter_on_trap_odds, colours_only)
     cells = sorted(set(np.flatnonzero(presence >= CANDIDATE_ODDS).tolist()) - colours_only | set(hunters.values()))
     if not cells:
-        return Placed(dict(hunters), traps, set())
+        return Placed(dict(hunters), traps, {c for c in read.values() if c not in hunters.values()})
     odds = _owners(owner_odds, cells, hunters, traps, labels)
     cost = -np.log(np.clip(presence[cells][:, None] * odds, 1e-6, 1.0)).T     # players x cells
     maybe_off = _maybe_off_board(hunters, traps, presence, trap_under_hunter_odds)
@@ -276,9 +279,23 @@ def place_hunters(hunters: dict, conf: np.ndarray, traps: dict, mammoth, hunter_
     slots = [cost - k * np.log(FURTHER_ON_CELL) for k in range(len(labels))]
     rows, cols = linear_sum_assignment(np.hstack(slots + [off]))
     placed = {labels[k]: cells[col % len(cells)] for k, col in zip(rows, cols) if col < len(slots) * len(cells)}
-    changed = {c for label in labels for c in (hunters.get(label), placed.get(label))
-               if c is not None and hunters.get(label) != placed.get(label)}
+    changed = {c for label in labels for c in (read.get(label), placed.get(label))
+               if c is not None and read.get(label) != placed.get(label)}
     return Placed(placed, traps, changed)
+
+
+def hunters_off_the_mammoth(hunters: dict, mammoth) -> dict:
+    """``hunters`` without those read on the mammoth's cell: a hunter who reaches it makes
+    him flee, and those the mammoth runs onto flee in turn, or are eliminated when he
+    cannot (RULINGS «Mammoth flight» 4-5, FR/EN mammoth rules ¶4). What shows a player's colour there is the mammoth's own print or shadow
+    (a light grey player's colour in a figure's shade on snow: sim.flatart development
+    table 3,000,050). The game's end by the mammoth falling into a trap, with the hunters
+    there, is no board the camera reads: the game is over.
+
+    >>> hunters_off_the_mammoth({"c0": 4, "c1": 9}, 9), hunters_off_the_mammoth({"c0": 4}, None)
+    ({'c0': 4}, {'c0': 4})
+    """
+    return {label: cell for label, cell in hunters.items() if cell != mammoth}
 
 
 def place_traps(traps: dict, hunters: dict, grass: np.ndarray, mammoth, trap_odds, trap_under_hunter_odds,

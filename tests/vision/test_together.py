@@ -74,6 +74,21 @@ def test_players_learnt_alike_are_named_by_the_owner_model_not_their_colours():
     assert placed.hunters == read
 
 
+def test_no_hunter_is_placed_on_the_mammoths_cell():
+    """sim.flatart development table 3,000,050: a light grey player's colour shows in the
+    mammoth figure's shade on snow, and the colours read him there, his own cell being
+    his trap of his colour. A hunter never stays with the mammoth (he flees, or is
+    eliminated): the reading there is dropped, the cell reported changed; the model
+    finding him elsewhere places him there."""
+    mammoth = 21
+    placed = place_hunters({"c0": mammoth, "c1": 9}, sure(mammoth, 9), {}, mammoth, hunter_odds(x9=0.9), None,
+                           owners({9: [0.1, 0.9]}, seats=2), ["c0", "c1"])
+    assert placed.hunters == {"c1": 9} and placed.changed == {mammoth}
+    found = place_hunters({"c0": mammoth, "c1": 9}, sure(mammoth, 9), {}, mammoth, hunter_odds(x9=0.9, x4=0.9),
+                          None, owners({9: [0.1, 0.9], 4: [0.9, 0.1]}, seats=2), ["c0", "c1"])
+    assert found.hunters == {"c0": 4, "c1": 9} and found.changed == {mammoth, 4}
+
+
 def test_a_hunter_on_a_trap_of_his_colour_is_found_by_the_fine_model():
     """The colours read only c1's trap on 12 (his hunter on it passes for the trap) and
     the classifier sees no hunter there; the fine hunter_on_trap model does: he is placed
