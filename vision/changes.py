@@ -2026,9 +2026,13 @@ def piece_colours(grid: np.ndarray, gain: np.ndarray, moved: np.ndarray) -> np.n
     (True, True)
     """
     out = np.full((NUM_CELLS, 3), np.nan)
-    for c in np.flatnonzero(moved.sum(axis=1) >= PIECE_COLOUR_POINTS):
-        lab = to_lab(np.clip(grid[c][moved[c]] / np.maximum(gain[c], 1e-6), 0, 1))
-        out[c] = np.median(lab[lab[:, 0] >= np.median(lab[:, 0])], axis=0)
+    cells, points = np.nonzero(moved)
+    # (One colour conversion for every changed point of the board: the cells split it after.)
+    lab = to_lab(np.clip(grid[cells, points] / np.maximum(gain[cells], 1e-6), 0, 1))
+    starts = np.searchsorted(cells, np.arange(NUM_CELLS + 1))
+    for c in np.flatnonzero(np.diff(starts) >= PIECE_COLOUR_POINTS):
+        mine = lab[starts[c]:starts[c + 1]]
+        out[c] = np.median(mine[mine[:, 0] >= np.median(mine[:, 0])], axis=0)
     return out
 
 

@@ -261,7 +261,7 @@ def place_hunters(hunters: dict, conf: np.ndarray, traps: dict, mammoth, hunter_
     presence = _presence(hunter_odds, traps, hunter_on_trap_odds, colours_only)
     cells = sorted(set(np.flatnonzero(presence >= CANDIDATE_ODDS).tolist()) - colours_only | set(hunters.values()))
     if not cells:
-        return Placed(dict(hunters), traps, {c for c in read.values() if c not in hunters.values()})
+        return Placed(dict(hunters), traps, {mammoth} if len(hunters) < len(read) else set())
     odds = _owners(owner_odds, cells, hunters, traps, labels)
     cost = -np.log(np.clip(presence[cells][:, None] * odds, 1e-6, 1.0)).T     # players x cells
     maybe_off = _maybe_off_board(hunters, traps, presence, trap_under_hunter_odds)
@@ -287,10 +287,11 @@ def place_hunters(hunters: dict, conf: np.ndarray, traps: dict, mammoth, hunter_
 def hunters_off_the_mammoth(hunters: dict, mammoth) -> dict:
     """``hunters`` without those read on the mammoth's cell: a hunter who reaches it makes
     him flee, and those the mammoth runs onto flee in turn, or are eliminated when he
-    cannot (RULINGS «Mammoth flight» 4-5, FR/EN mammoth rules ¶4). What shows a player's colour there is the mammoth's own print or shadow
-    (a light grey player's colour in a figure's shade on snow: sim.flatart development
-    table 3,000,050). The game's end by the mammoth falling into a trap, with the hunters
-    there, is no board the camera reads: the game is over.
+    cannot (RULINGS «Mammoth flight» 4-5, FR/EN mammoth rules ¶4). What shows a
+    player's colour there is the mammoth's own print or shadow (a light grey player's
+    colour in a figure's shade on snow: sim.flatart development table 3,000,050). The
+    game's end by the mammoth falling into a trap, with the hunters there, is no board
+    the camera reads: the game is over.
 
     >>> hunters_off_the_mammoth({"c0": 4, "c1": 9}, 9), hunters_off_the_mammoth({"c0": 4}, None)
     ({'c0': 4}, {'c0': 4})
