@@ -225,15 +225,17 @@ def locate_with_mirror(frame: np.ndarray, locator: BoardLocator) -> tuple[Geomet
     return flipped, flipped is not None
 
 
-def learn(frames: list[np.ndarray], pieces: str | None = None, trap_frames=()) -> Calibration:
+def learn(frames: list[np.ndarray], pieces: str | None = None, trap_frames=(), hunter_cells=()) -> Calibration:
     """The calibration from setup frames (see the module docstring for their order).
 
     ``pieces`` forces the token model ("kit" or "figures"); by default the setup
     frames tell (the kit's hunters show a dark outline around their core).
     ``trap_frames`` (optional) follow the last hunter's frame: one more trap put down in
     each, player by player in seating order, so each player's traps are matched with
-    their own colour rather than the hunter's (a printed trap rarely has the pawn's)."""
-    calibration = _learn(frames, pieces)
+    their own colour rather than the hunter's (a printed trap rarely has the pawn's).
+    ``hunter_cells``: cells the hunters were seen put down on, when the setup's changes
+    told (:class:`vision.track_setup.SetupLearner`): none of those tiles is rock."""
+    calibration = _learn(frames, pieces, hunter_cells)
     calibration.empty_cells, calibration.empty_cells_fine = _empty_cells(frames[0], calibration)
     calibration.setup_hunters = _setup_crops(frames, calibration)
     if calibration.setup_hunters is None:
@@ -341,7 +343,7 @@ def _learn_traps(last_setup: np.ndarray, trap_frames: list, calibration: Calibra
     return traps
 
 
-def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
+def _learn(frames: list[np.ndarray], pieces: str | None = None, hunter_cells=()) -> Calibration:
     if not frames:
         raise CalibrationError("no setup frames given")
     if len(frames) > MAX_HUNTERS + 1:
@@ -387,7 +389,7 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     first = medians[0]
     others = [c for c in range(NUM_CELLS) if c != CENTRE]
     not_cross = np.arange(NUM_CELLS) != CENTRE
-    labels, _ = cluster_tiles_under_light(first["tile"], not_cross)
+    labels, _ = cluster_tiles_under_light(first["tile"], not_cross, ruled_out=_not_rock(hunter_cells))
     tiles = ["cross"] * NUM_CELLS
     for cell, label in zip(others, labels):
         tiles[cell] = TILE_CLASSES[label]
@@ -465,6 +467,21 @@ def _learn(frames: list[np.ndarray], pieces: str | None = None) -> Calibration:
     if model == "changes" or pieces is None:
         calibration = _with_changes(calibration, frames, grids, gains, forced=model == "changes", leans=leans)
     return calibration
+
+
+def _not_rock(hunter_cells) -> np.ndarray | None:
+    """The tiles' classes ruled out (36 cells around the cross × 3) where a hunter was
+    put down: a hunter never stands on rock (RULINGS "Setup" 4, "Actions": Move). A glaring
+    snow tile read as rock is then read again (sim.tabletop development game 5,600,023:
+    two hunters put down at setup on tiles read as rock, the setup refused)."""
+    if not len(hunter_cells):
+        return None
+    others = [c for c in range(NUM_CELLS) if c != CENTRE]
+    ruled_out = np.zeros((len(others), len(TILE_CLASSES)), bool)
+    for cell in hunter_cells:
+        if cell != CENTRE:
+            ruled_out[others.index(cell), TILE_CLASSES.index("rock")] = True
+    return ruled_out
 
 
 def tile_layout(frame: np.ndarray, homography: np.ndarray, sampler: CellSampler | None = None):

@@ -367,13 +367,35 @@ def _median_around(values: np.ndarray) -> np.ndarray:
     return out
 
 
+def _median_around_unless(values: np.ndarray, skip: np.ndarray, otherwise: np.ndarray) -> np.ndarray:
+    """(37, ...) the median of each cell's neighbours' ``values`` but those ``skip``
+    (37 bools); ``otherwise`` where every neighbour is skipped."""
+    masked = np.where(skip.reshape(-1, *([1] * (values.ndim - 1))), np.nan, values)
+    out = np.empty_like(values)
+    for cells, around in _AROUND_GROUPS:
+        taken, none = masked[around], skip[around].all(axis=1)
+        taken[none] = 0.0   # (those rows are replaced below: no empty slice's warning)
+        out[cells] = np.nanmedian(taken, axis=1)
+        out[cells[none]] = otherwise[cells[none]]
+    return out
+
+
 def _light_ratios(reference: np.ndarray, grid: np.ndarray):
     """Each cell's own light (the ratio of its outer points), its neighbours' (the median
-    of their log ratios), and whether its own strays from theirs by more than :data:`LIGHT_STRAY`."""
+    of their log ratios), and whether its own strays from theirs by more than :data:`LIGHT_STRAY`.
+
+    A neighbour that strays itself (a piece covers it) lends no light: a bare tile on
+    the board's edge between two large pieces would otherwise take their colour for its
+    light and pass for covered (sim.flatart development game 3,600,001: a pawn stepped
+    off an edge cell that then still read as fully changed)."""
     ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(reference[:, _OUTER], 0.02, None), axis=1)
     logs = np.log(np.clip(ratio, 0.02, None))
     around = _median_around(logs)
-    return ratio, around, np.abs(logs - around).max(axis=1) > LIGHT_STRAY
+    stray = np.abs(logs - around).max(axis=1) > LIGHT_STRAY
+    if stray.any():
+        around = _median_around_unless(logs, stray, around)
+        stray = np.abs(logs - around).max(axis=1) > LIGHT_STRAY
+    return ratio, around, stray
 
 
 def light_strays(reference: np.ndarray, grid: np.ndarray) -> np.ndarray:

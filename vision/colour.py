@@ -211,7 +211,13 @@ HUE_FIRST_WEIGHTS = np.array([0.15, 1.0, 1.0], np.float32)
 _COST_CAP = 400.0
 
 
-def cluster_tiles_under_light(rgb: np.ndarray, cells: np.ndarray, rounds: int = 4):
+#: What a labelling that names a tile as a class it cannot be (:func:`cluster_tiles_under_light`'s
+#: ``ruled_out``) costs: more than any labelling that does not.
+_RULED_OUT_COST = 1e6
+
+
+def cluster_tiles_under_light(rgb: np.ndarray, cells: np.ndarray, rounds: int = 4,
+                              ruled_out: np.ndarray | None = None):
     """The tiles' classes (as :func:`cluster_tiles`) from their ring colours ``rgb`` (37
     rows, RGB 0..1) on the ``cells`` given (a mask over the 37) when the light over the
     board is unknown: three prints seen under one light that varies smoothly.
@@ -225,6 +231,10 @@ def cluster_tiles_under_light(rgb: np.ndarray, cells: np.ndarray, rounds: int = 
     re-lit tiles lie nearest their class colours wins, among those whose prints are
     plausible when there are any (:func:`_plausible_prints`). Returns ``(labels, cost)`` for the
     masked cells, in their order (cost: squared weighted ΔE to each class, re-lit).
+
+    ``ruled_out`` (masked cells × 3 classes, bools): classes a tile cannot be, whatever
+    its colour (a hunter was seen put down on it: no hunter stands on rock); a labelling
+    that names one so loses to every labelling that does not.
     """
     rgb = np.clip(np.asarray(rgb, np.float64), 0, 1)
     lab = to_lab(rgb[cells])
@@ -238,6 +248,9 @@ def cluster_tiles_under_light(rgb: np.ndarray, cells: np.ndarray, rounds: int = 
                 seen.add(labels.tobytes())
                 cost = _relit_cost(rgb, cells, labels)
                 total = labelling_cost(cost, labels)
+                if ruled_out is not None:
+                    total += _RULED_OUT_COST * int(ruled_out[np.arange(len(labels)), labels].sum())
+                    cost = np.where(ruled_out, _RULED_OUT_COST, cost)
                 plausible = _plausible_prints(lab, labels)
                 if plausible not in best or total < best[plausible][0]:
                     best[plausible] = (total, labels, cost)

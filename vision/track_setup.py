@@ -230,7 +230,14 @@ class SetupLearner:
         gain = changed_counts(self.grids[-1], grid).astype(float)
         covered = (changed_counts(self.grids[0], grid).astype(float)
                    - changed_counts(self.grids[0], self.grids[-1]).astype(float))
-        cell = new_piece_cell(gain, {CENTRE, *self.cells}, self.start_cells, covered)
+        taken = {CENTRE, *self.cells}
+        cell = new_piece_cell(gain, taken, self.start_cells, covered)
+        if cell is None and self.start_cells != OUTER:
+            # The empty board's tiles may be misread (snow burnt white under a lamp
+            # passes for rock): a piece clearly put down on the outer ring is his,
+            # whatever tile was read there (sim.tabletop development game 5,600,023:
+            # two hunters on glaring snow learnt only turns later, under other moves).
+            cell = new_piece_cell(gain, taken, OUTER, covered)
         if cell is None:
             # A piece close to its tile's colour moves its whole cell a little: it is
             # looked for so when nothing stands out by the common measure. (His size
@@ -238,7 +245,7 @@ class SetupLearner:
             # piece's least: sim.tabletop development game 5,600,020, an olive cube on
             # grass, 4 points so, 258 faintly.)
             faint = faint_changed_counts(self.grids[-1], grid).astype(float)
-            cell = new_piece_cell(faint, {CENTRE, *self.cells}, self.start_cells, covered)
+            cell = new_piece_cell(faint, taken, self.start_cells, covered)
             if cell is None:
                 return False
         self.frames.append(frame)
@@ -259,7 +266,7 @@ class SetupLearner:
         best = None
         for pieces in (None, "changes"):
             try:
-                calibration = learn(self.frames, pieces=pieces)
+                calibration = learn(self.frames, pieces=pieces, hunter_cells=self.cells)
             except CalibrationError:
                 continue
             score = self._read_back(calibration)

@@ -185,3 +185,30 @@ def test_a_rest_keeps_the_reference_of_the_cells_that_already_show_the_next_turn
     kept = rested([9])
     assert kept[9] >= CHANGE_SHOWN and abs(kept[4]) < CHANGE_SHOWN
     assert np.abs(rested([])).max() < CHANGE_SHOWN
+
+
+def test_a_piece_leaving_an_edge_cell_between_two_covered_neighbours_shows_it_left():
+    """A large pawn steps off a corner cell (three neighbours) onto one neighbour while
+    another neighbour holds a piece too. The bare corner used to take its light from its
+    neighbours' median, two of three covered, so it still read as fully changed and the
+    step showed no piece leaving (sim.flatart development game 3,600,001 stalled on it).
+    A covered neighbour lends no light: the corner shows the piece gone."""
+    import numpy as np
+
+    from engine.hexgrid import NEIGHBOURS
+    from vision.changes import GRID
+    from vision.stability import CHANGE_SHOWN, BoardChanges
+
+    corner = next(c for c in range(CELLS) if sum(n is not None for n in NEIGHBOURS[c]) == 3)
+    step_to, other, bare = [n for n in NEIGHBOURS[corner] if n is not None]
+    empty = np.full((CELLS, len(GRID), 3), 0.45, np.float32)
+    blue, magenta = np.float32([0.05, 0.1, 0.6]), np.float32([0.6, 0.15, 0.5])
+    before, after = empty.copy(), empty.copy()
+    before[corner], before[other] = blue, magenta
+    after[step_to], after[other] = blue, magenta
+    changes = BoardChanges(empty, size=float(len(GRID)), frames=2)
+    changes.start(before)
+    changes.feed(after)
+    strength = changes.feed(after).strength(None)
+    assert strength[corner] <= -CHANGE_SHOWN and strength[step_to] >= CHANGE_SHOWN
+    assert abs(strength[bare]) < 0.1 and abs(strength[other]) < 0.1

@@ -100,7 +100,10 @@ def test_what_the_mammoth_shows_of_a_players_colour_is_no_hunter_on_its_cell(mon
     points of one player's colour than his meeple's whole body (the mammoth's look keeps
     them, its ``echo``). With the mammoth off the cross, that player is read on his own
     cell; counting the mammoth's echo as his, he was read on the mammoth's cell (by the
-    colours' rules alone: the models then place him right).
+    colours' rules alone: the models then place him right). Since each cell's light is
+    taken from uncovered neighbours only (session 33), the echo's share no longer
+    outweighs his own cell in that frame, but still does in another, where he is read
+    two cells from the mammoth without it.
     (Session 12 showed this on 5,000,013, whose layout was then learnt wrong; learnt
     right, its mammoth lends another player's colour.)"""
     sample, _, calibration = table(5_000_199)
@@ -113,9 +116,11 @@ def test_what_the_mammoth_shows_of_a_players_colour_is_no_hunter_on_its_cell(mon
     seen = BoardReader(calibration).read(frame.image(), 0.0)
     assert seen.mammoth == parse_cell(truth["mammoth"])
     assert seen.hunters["c1"] == parse_cell(truth["hunters"][player])
-    monkeypatch.setattr(vision.changes, "ECHO_ALLOWANCE", 0.0)
     colours_alone()
-    assert BoardReader(calibration).read(frame.image(), 0.0).hunters["c1"] == parse_cell(truth["mammoth"])
+    frame, truth = sample.reads[3]
+    assert BoardReader(calibration).read(frame.image(), 0.0).hunters["c1"] == parse_cell(truth["hunters"][player])
+    monkeypatch.setattr(vision.changes, "ECHO_ALLOWANCE", 0.0)
+    assert BoardReader(calibration).read(frame.image(), 0.0).hunters["c1"] != parse_cell(truth["hunters"][player])
 
 
 def test_the_calibration_keeps_the_model_that_explains_more_of_the_setup():

@@ -102,3 +102,21 @@ def test_a_labelling_whose_snow_is_not_its_lightest_print_loses(seed):
     sample, calibration = _tabletop(seed)
     assert sample.table["light"] == "desk"
     assert list(calibration.tiles) == [sample.table["tiles"][cell_name(i)] for i in range(NUM_CELLS)]
+
+
+def test_a_tile_a_hunter_was_put_down_on_is_not_read_as_rock():
+    """A snow tile that looks like rock (a lamp's glare burnt its print, then the
+    camera's curve greyed it) takes a rock's label, and the tile bag's counts push a true
+    rock to snow. A hunter was put down on it at setup, and no hunter stands on rock
+    (RULINGS "Setup" 4): with rock ruled out there, the layout is read right."""
+    others = np.arange(NUM_CELLS) != CENTRE
+    rgb, labels, gain = lamp_lit_board(3)
+    snow_cell = int(np.flatnonzero(labels == 1)[0])
+    cells = np.flatnonzero(others)
+    rgb[cells[snow_cell]] = np.array(ROCK) * gain[cells[snow_cell]]
+    misread, _ = cluster_tiles_under_light(rgb, others)
+    assert misread[snow_cell] == 2
+    ruled_out = np.zeros((len(cells), 3), bool)
+    ruled_out[snow_cell, 2] = True
+    found, _ = cluster_tiles_under_light(rgb, others, ruled_out=ruled_out)
+    assert found.tolist() == labels.tolist()

@@ -74,6 +74,22 @@ def test_a_hunter_is_learnt_where_the_rules_let_him_be_put_down_not_on_rock(setu
     assert learner.cells == placed
 
 
+def test_a_hunter_put_down_on_a_tile_misread_as_rock_is_learnt_where_he_stands(setup_recording, monkeypatch):
+    """Snow burnt white under a lamp can be read as rock on the empty board (sim.tabletop
+    development game 5,600,023). A piece clearly put down on such an outer tile is still
+    learnt there, not turns later under other moves, and the calibration's layout is
+    read with rock ruled out on every tile a hunter was put down on. Made so here: the
+    empty board's start cells leave out both cells the hunters are put down on."""
+    import vision.track_setup as track_setup
+    tiles, (first, second), frames = setup_recording
+    placed = [first.hunters["c0"], second.hunters["c1"]]
+    monkeypatch.setattr(track_setup, "layout_start_cells", lambda tiles, variants: track_setup.OUTER - set(placed))
+    learner = SetupLearner(n_hunters=2, required=3)
+    steps = [t for t, frame in enumerate(frames) if learner.feed(frame, t / 30)]
+    assert learner.cells == placed and steps == [4, 10, 16]
+    assert learner.calibration.tiles == tiles
+
+
 def test_an_unfinished_setup_is_not_done_and_bad_frames_are_ignored(setup_recording):
     _, _, frames = setup_recording
     learner = SetupLearner(n_hunters=2, required=3)
