@@ -1347,10 +1347,13 @@ class GameTracker:
             read = contents_of_view(seen, x)
             missing = set(now.hunters) - set(read.hunters)
             # An unsure cell may hide a trap put under the hunter staying (of his very
-            # colour), never a hunter joining others: that must be seen (sim.tabletop
-            # development game 5,500,008: a hunter's short step taken for one joining
-            # another on a cell read unsure).
-            joined = bool(set(now.hunters) - set(was.hunters)) and not was.empty
+            # colour), or a hunter stepping back onto his own trap (sim.flatart development
+            # game 3,600,012: an olive star onto his olive ring on grass), never a hunter
+            # joining others: that must be seen (sim.tabletop development game 5,500,008:
+            # a hunter's short step taken for one joining another on a cell read unsure).
+            arrivals = set(now.hunters) - set(was.hunters)
+            onto_own_trap = not was.hunters and not was.mammoth and arrivals == {was.trap}
+            joined = bool(arrivals) and not was.empty and not onto_own_trap
             if (x in unsure and not joined) or not missing:
                 continue
             if was.empty != now.empty and not (was.mammoth and now.mammoth) and read.empty:

@@ -1148,3 +1148,21 @@ def test_a_step_off_his_trap_is_not_committed_while_the_reader_surely_sees_him_s
     committed = len(tracker.actions)
     tracker.feed(board({"red": "-3,0", "blue": "3,0"}), changes(m3_1=0.92))
     assert len(tracker.actions) == committed and tracker.question is not None
+
+
+def test_a_hunter_stepping_back_onto_his_own_trap_read_unsure_is_committed_from_the_changes():
+    """A set his trap on -3,0, stepped east, then steps back onto it. A piece of his
+    trap's very colour on it (an olive star onto his olive ring on grass, sim.flatart
+    development game 3,600,012) leaves that cell looking much as before and the reader
+    unsure of it (nothing read there, neither he nor his trap): the cell he left shows
+    his step clearly, and the only cell it could end
+    on that hides him is his own trap's. Proposed, not asked (onto another hunter, the
+    newcomer must still be seen: the test of a hunter joining another above)."""
+    tracker = on_his_trap(hunter_sizes=(0.4 * SIZE, SIZE))     # A a small piece: he changes little
+    tracker.observe(board({"red": "-2,0", "blue": "3,0"}, traps={"-3,0": "red"}))   # A steps east
+    tracker.confirm_pass()                                                             # B passes
+    assert len(tracker.actions) == 4
+    trap_cell = (parse_cell("-3,0"),)
+    back = replace(board({"blue": "3,0"}), unsure_cells=trap_cell)     # nothing read there, unsure
+    tracker.feed(back, changes(m2_0=-0.3, m3_0=-0.05))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "W", "distance": 1}
