@@ -986,7 +986,8 @@ class GameTracker:
         shown = any(s >= CHANGE_SHOWN for _, s, _, _ in scored)
         if scored[0][0] >= CHANGES_ASK or (changed and (reachable or shown) and not waiting):
             loosely = (self._read_loosely(position, evidence, fitting, outweighed, observation)
-                       or self._read_mover(position, evidence, fitting, outweighed, observation))
+                       or self._read_mover(position, evidence, fitting, outweighed, observation)
+                       or self._trap_set_askew(position, evidence, scored, observation))
             if not lifted and loosely is not None:
                 return self._propose_seen(snap, loosely, timestamp)
             # The alternatives offered: those that fit, then the next best ones, and what
@@ -1065,6 +1066,35 @@ class GameTracker:
         if any(who in joined and at in deciding and at != end for who, at in seen.hunters):
             return None
         return ends[0] if self._changed_elsewhere_in_place(position, evidence, ends[0], seen, covered) else None
+
+    def _trap_set_askew(self, position: engine.Position, evidence: ChangeEvidence, scored,
+                        observation: Observation) -> Candidate | None:
+        """The mover's trap put down under him, when the reader reads exactly the board it
+        leaves (him and his trap on his cell, sure of it or not; every other cell surely
+        as the game has it) and the cells changed only as he, lifted for it and set back
+        askew, changes them: his own cell and those beside it, no farther, while no move
+        of his fits. A piece wider than its trap hides it, and its overhang moves with it
+        (sim.flatart development game 3,600,016: a magenta disc put back half over two
+        neighbours, the trap read under it, asked with nobody to answer). Set back
+        squarely, his cell changing only faintly, he is still asked about when the
+        reader is unsure of it."""
+        mover = position.to_move
+        start = position.hunters.get(mover)
+        placed = [c for _, _, _, c in scored if isinstance(c.action, engine.PlaceTrap) and c.action.hunter == mover]
+        if start is None or len(placed) != 1 or not observation.board_found or observation.occluded_cells:
+            return None
+        if any(fit >= CHANGES_FIT for fit, _, _, c in scored if isinstance(c.action, engine.Move)):
+            return None
+        seen = self._view_of(observation)
+        if seen != placed[0].view:
+            return None
+        strength = evidence.strength(position.mammoth)
+        changed = {int(x) for x in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST)} - {CENTRE}
+        # Askew: his cell lost some of him, a cell beside it gained (a faint change on his
+        # cell alone, read unsure, is still asked).
+        askew = strength[start] <= -CHANGE_AT_REST and any(strength[n] >= CHANGE_AT_REST for n in NEIGHBOURS[start])
+        unsure = _not_sure_of(observation) - {start}
+        return placed[0] if askew and changed <= NEIGHBOURS[start] | {start} and not unsure else None
 
     def _leave_change(self, position: engine.Position, evidence: ChangeEvidence, observation: Observation) -> None:
         """Note a change left unmatched (asked about, reported): turns may go by unseen from

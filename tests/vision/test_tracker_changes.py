@@ -1166,3 +1166,24 @@ def test_a_hunter_stepping_back_onto_his_own_trap_read_unsure_is_committed_from_
     back = replace(board({"blue": "3,0"}), unsure_cells=trap_cell)     # nothing read there, unsure
     tracker.feed(back, changes(m2_0=-0.3, m3_0=-0.05))
     assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "W", "distance": 1}
+
+
+def test_a_trap_put_down_under_the_mover_set_back_askew_is_committed_when_the_reader_reads_it():
+    """A wide disc lifted to put his trap under him and set back half over the cells
+    beside his own (sim.flatart development game 3,600,016): his cell lost half a piece,
+    two neighbours gained as much, and no move of his fits that. The reader reads him and
+    his new trap on his cell, unsure of it, and every other cell surely as the game has
+    it: the trap is committed. The same change beside a change on a far cell, or with the
+    reader reading him without the trap, is asked about."""
+    askew = changes(m3_0=-0.5, m2_0=0.55, m3_1=0.6)
+    start = (parse_cell("-3,0"),)
+    on_trap = replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=start)
+    read = seated("-3,0")
+    read.feed(on_trap, askew)
+    assert read.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+    far = seated("-3,0")
+    far.feed(on_trap, changes(m3_0=-0.5, m2_0=0.55, m3_1=0.6, **{"1_1": 0.5}))
+    no_trap_read = seated("-3,0")
+    no_trap_read.feed(replace(board({"red": "-3,0", "blue": "3,0"}), unsure_cells=start), askew)
+    assert far.actions == [] and no_trap_read.actions == []
