@@ -510,9 +510,30 @@ def _changes_preferred(calibration: Calibration, model: ChangeModel) -> bool:
     outlines, stacks and tokens side by side). The set stands when most of its hunters
     do (the median): one flat-art star of four measured at the bar (1.2, the others
     0.9-1.04) kept sim.flatart 3,000,127 on the figures' model, which read none of its
-    four frames right, and sim.tabletop 5,000,086 likewise (by their changes 4 and 2)."""
+    four frames right, and sim.tabletop 5,000,086 likewise (by their changes 4 and 2).
+    To the kit's model for a set whose pieces are no kit tokens (:func:`_not_kit_tokens`)."""
     stances = [look.stands for look in model.hunters.values()]
+    if calibration.pieces == "kit":
+        return _not_kit_tokens(model)
     return calibration.pieces == "figures" and float(np.median(stances)) < STANDS
+
+
+#: The kit's hunter token is a coloured core inside a dark ring (``hardware/``): setup
+#: sees its colour on about a third of what it changes (each set's median 0.28-0.37 on
+#: twenty rendered kits). A set whose pieces show their colour on more than this share
+#: of it is no kit.
+KIT_CORE_SHARE = 0.5
+
+
+def _not_kit_tokens(model: ChangeModel) -> bool:
+    """Whether the hunters setup saw are not the kit's tokens, though the kit's model reads
+    their setup back: their colour covers most of what each changed (the median), where
+    a kit token's dark ring takes most. Flat-art pawns drawn with an outline, as wide as
+    a kit token, read the setup back on the kit's model, then lose every trap, rings the
+    kit's model looks for at its own trap's radius (sim.flatart development table
+    3,000,072: none of its four frames right; by their changes, three)."""
+    shares = [look.body / look.extent for look in model.hunters.values() if look.extent > 0]
+    return bool(shares) and float(np.median(shares)) > KIT_CORE_SHARE
 
 
 def _with_changes(calibration: Calibration, frames, grids, gains, forced: bool, leans=None) -> Calibration:
