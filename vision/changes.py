@@ -61,6 +61,10 @@ _OUTER = _RADIUS > 0.5
 #: A cell's own light (its outer points against its empty look) straying this far (log
 #: ratio) from the smooth light over the board is a piece covering the cell, not light.
 LIGHT_STRAY = 0.3
+#: ... and straying less, from FLAT_STRAY, where its ring's texture fell under
+#: FLAT_TEXTURE of the empty tile's (at least FLAT_MIN_TEXTURE: a plain tile tells
+#: nothing) (:func:`_flattened`).
+FLAT_STRAY, FLAT_TEXTURE, FLAT_MIN_TEXTURE = 0.12, 0.5, 0.02
 #: A grid point changed when it moved at least this far (ΔE) from the empty look
 #: (sensor noise and jpeg stay under 6 on a still camera).
 CHANGED = 14.0
@@ -395,7 +399,31 @@ def _light_ratios(reference: np.ndarray, grid: np.ndarray):
     if stray.any():
         around = _median_around_unless(logs, stray, around)
         stray = np.abs(logs - around).max(axis=1) > LIGHT_STRAY
-    return ratio, around, stray
+    return ratio, around, stray | _flattened(grid, reference, logs, around, stray)
+
+
+def _flattened(grid: np.ndarray, reference: np.ndarray, logs: np.ndarray, around: np.ndarray,
+               stray: np.ndarray) -> np.ndarray:
+    """(37,) cells whose own light is off their neighbours' by less than
+    :data:`LIGHT_STRAY` (from :data:`FLAT_STRAY`) while the texture of their ring (the
+    spread of its points' log lightness) has fallen under :data:`FLAT_TEXTURE` of the
+    empty tile's. Light scales a tile's texture, never wipes it out: a plain piece
+    close to its tile's colour that covers the whole ring does (a white disc wider than
+    its snow tile, sim.flatart development game 3,600,009, 1.2 times as bright as the
+    tile and its texture a tenth of the tile's: read as a brighter light and no piece).
+
+    >>> ref = np.tile(np.linspace(0.4, 0.6, len(GRID))[:, None], (NUM_CELLS, 1, 3))
+    >>> seen = ref * 1.0; seen[4] = 0.62
+    >>> logs = np.log(np.median(seen[:, _OUTER] / ref[:, _OUTER], axis=1))
+    >>> _flattened(seen, ref, logs, np.zeros((NUM_CELLS, 3)), np.zeros(NUM_CELLS, bool))[[3, 4]].tolist()
+    [False, True]
+    """
+    out = np.zeros(NUM_CELLS, bool)
+    for c in np.flatnonzero(~stray & (np.abs(logs - around).max(axis=1) > FLAT_STRAY)):
+        was = np.log(np.clip(reference[c, _OUTER].mean(axis=1), 0.02, None)).std()
+        now = np.log(np.clip(grid[c, _OUTER].mean(axis=1), 0.02, None)).std()
+        out[c] = was >= FLAT_MIN_TEXTURE and now < FLAT_TEXTURE * was
+    return out
 
 
 def light_strays(reference: np.ndarray, grid: np.ndarray) -> np.ndarray:

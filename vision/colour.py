@@ -29,6 +29,8 @@ def to_lab(rgb) -> np.ndarray:
     """CIE Lab of RGB colours in 0..1, any leading shape."""
     arr = np.clip(np.asarray(rgb, dtype=np.float32), 0, 1)
     shape = arr.shape
+    if not arr.size:
+        return arr      # (OpenCV refuses an empty image: a board where nothing changed)
     # One row of pixels: OpenCV converts row by row, and a column of one-pixel rows
     # costs twenty times as much (4.5 ms against 0.2 ms for a board's grid), same values.
     return cv2.cvtColor(arr.reshape(1, -1, 3), cv2.COLOR_RGB2Lab).reshape(shape)

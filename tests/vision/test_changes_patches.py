@@ -168,3 +168,27 @@ def test_of_two_patches_alike_the_one_showing_his_shadow_holds_the_hunter():
     assert hunters == {"c0": 20, "c1": 9}
     hunters, conf, _ = _read(patches, {"c0": 20}, ratio=1.64)
     assert "c1" not in hunters and conf[4] < 0.5 and conf[9] < 0.5
+
+
+def test_a_plain_white_disc_covering_a_whole_snow_tile_is_a_piece_not_a_brighter_light():
+    """A white disc wider than its snow tile covers every point the cell's light is
+    measured on and is only a fifth brighter than the snow: taken for the cell's light,
+    it explained itself away and the hunter was read nowhere. Light scales the snow's
+    texture, the disc wipes it out: the cell then takes its neighbours' light and the
+    disc is read as the white player. The same snow a fifth brighter, texture kept, is
+    light, and no piece is read there."""
+    from vision.changes import GRID, ChangeModel, read_changes
+
+    rng = np.random.default_rng(3)
+    snow = np.array([0.70, 0.72, 0.74], np.float32)
+    empty = (snow * rng.uniform(0.85, 1.15, (NUM_CELLS, len(GRID), 1))).astype(np.float32)
+    white, blue = (0.86, 0.86, 0.85), (0.15, 0.25, 0.8)
+    looks = {"c0": Look(white, float(len(GRID))), "c1": Look(blue, 60.0)}
+    model = ChangeModel(empty, Look((0.35, 0.25, 0.15), 200.0), looks, (0.05, 0.05, 0.05))
+    ok = np.ones(NUM_CELLS, bool)
+    covered = empty.copy()
+    covered[5] = white
+    assert read_changes(model, covered, ok, ~ok, ["c0", "c1"]).hunters == {"c0": 5}
+    brighter = empty.copy()
+    brighter[5] *= 1.2
+    assert read_changes(model, brighter, ok, ~ok, ["c0", "c1"]).hunters == {}
