@@ -224,3 +224,16 @@ def test_the_mammoth_is_read_where_the_classifier_sees_him_when_it_sees_nothing_
     monkeypatch.setattr(vision.changes, "mammoth_by_odds", lambda mammoth, conf, *args: (mammoth, conf))
     monkeypatch.setattr(vision.together, "place_mammoth", lambda mammoth, *args: mammoth)
     assert BoardReader(calibration).read(frame.image(), 0.0).mammoth != seen.mammoth
+
+
+def test_the_same_setup_frames_are_learnt_the_same_way_every_time():
+    """A referee settling a dispute must get the same reading twice. On these setup
+    frames, OpenBLAS across threads made the tile alignment's small solves differ in
+    their last bits from one call to the next: every third calibration learnt another
+    empty board, and a reading then differed. With one OpenBLAS thread (set before
+    OpenCV loads it: maamut/__init__.py, tests/conftest.py), each one is the same."""
+    _, frames, first = table(5_000_199)
+    for _ in range(3):
+        again = learn(frames)
+        assert np.array_equal(again.changes.empty, first.changes.empty)
+        assert again.changes.hunters.keys() == first.changes.hunters.keys()
