@@ -925,6 +925,10 @@ class GameTracker:
         # player's hand on their way: wait, and ask if the board stays so.
         lifted = (self._lifted(position, evidence) and not self._arrived(position, evidence, best)
                   and not self._still_standing(position, evidence, observation))
+        # ... unless another resolution that fits shows its piece put down: then the best
+        # hides its own arrival, and only the reader can tell the two apart.
+        arrived_elsewhere = lifted and self._arrived_as_fitted(position, evidence, scored)
+        lifted = lifted and not arrived_elsewhere
         if lifted and not evidence.waited:
             self._lift_left = True
             return False
@@ -934,7 +938,8 @@ class GameTracker:
         # reached unexplained).
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position
                   and not (item[2] >= CHANGE_SHOWN and leak < CHANGE_AT_REST)]
-        if (not lifted and fit >= CHANGES_FIT and strength >= self._shown_bar(position, best, leak, observation)
+        if (not lifted and not arrived_elsewhere and fit >= CHANGES_FIT
+                and strength >= self._shown_bar(position, best, leak, observation)
                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
@@ -958,6 +963,13 @@ class GameTracker:
         under_mover = [c for f, _, _, c in scored if CHANGES_ASK <= f < CHANGES_FIT
                        and isinstance(c.action, engine.PlaceTrap)]
         considered, seen = fitting + under_mover, self._view_of(observation)
+        # A step that shows faintly on one of its cells (a pale piece on a pale tile) fits
+        # less too: still one when the reader reads the board as it leaves it, every cell
+        # it is sure of (sim.flatart development game 3,600,023: C's step onto snow showed
+        # a fifth of a piece there, a later one off snow a sixth; both were asked about
+        # with nobody to answer).
+        considered += [c for f, _, _, c in scored if CHANGES_ASK <= f < CHANGES_FIT
+                       and isinstance(c.action, engine.Move) and c.view.masked(hidden) == seen.masked(hidden)]
         read = [c for c in considered if self._reader_agrees(c, considered, seen, hidden) and id(c) not in outweighed]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
@@ -1075,7 +1087,8 @@ class GameTracker:
         askew, changes them: his own cell and those beside it, no farther, while no move
         of his fits. A piece wider than its trap hides it, and its overhang moves with it
         (sim.flatart development game 3,600,016: a magenta disc put back half over two
-        neighbours, the trap read under it, asked with nobody to answer). Set back
+        neighbours, the trap read under it, asked with nobody to answer; 3,600,009: an
+        olive disc set back over a snow cell, which it left read unsure). Set back
         squarely, his cell changing only faintly, he is still asked about when the
         reader is unsure of it."""
         mover = position.to_move
@@ -1092,8 +1105,10 @@ class GameTracker:
         changed = {int(x) for x in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST)} - {CENTRE}
         # Askew: his cell lost some of him, a cell beside it gained (a faint change on his
         # cell alone, read unsure, is still asked).
-        askew = strength[start] <= -CHANGE_AT_REST and any(strength[n] >= CHANGE_AT_REST for n in NEIGHBOURS[start])
-        unsure = _not_sure_of(observation) - {start}
+        gained = {n for n in NEIGHBOURS[start] if strength[n] >= CHANGE_AT_REST}
+        askew = strength[start] <= -CHANGE_AT_REST and bool(gained)
+        # (A cell his overhang now reaches may be read unsure, as long as it is read empty.)
+        unsure = _not_sure_of(observation) - {start} - gained
         return placed[0] if askew and changed <= NEIGHBOURS[start] | {start} and not unsure else None
 
     def _leave_change(self, position: engine.Position, evidence: ChangeEvidence, observation: Observation) -> None:
@@ -1671,6 +1686,20 @@ class GameTracker:
             return False
         could = sum(sizes) / evidence.size
         return -evidence.strength(position.mammoth)[cell] > LIFT_MARGIN * could
+
+    @classmethod
+    def _arrived_as_fitted(cls, position: engine.Position, evidence: ChangeEvidence, scored) -> bool:
+        """Whether a resolution the changes fit, not the best, puts a piece down where its
+        cells show one arriving, at rest's measure at least: the best may hide its own
+        arrival (a hunter joining another), and a piece put down elsewhere is in no hand
+        (sim.flatart development game 3,600,007: C's step onto a bare cell showed a third
+        of a piece there, fitting about as well as a step onto D's cell, and was waited
+        for as a hunter in a hand, then asked with nobody to answer)."""
+        strength = evidence.strength(position.mammoth)
+        before = BoardView.of_position(position)
+        return any(strength[x] >= CHANGE_AT_REST for fit, _, _, c in scored[1:] if fit >= CHANGES_FIT
+                   for x in c.changed if x != CENTRE
+                   and _pieces(contents_of_view(c.view, x)) > _pieces(contents_of_view(before, x)))
 
     @staticmethod
     def _arrived(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:

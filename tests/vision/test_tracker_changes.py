@@ -1187,3 +1187,56 @@ def test_a_trap_put_down_under_the_mover_set_back_askew_is_committed_when_the_re
     no_trap_read = seated("-3,0")
     no_trap_read.feed(replace(board({"red": "-3,0", "blue": "3,0"}), unsure_cells=start), askew)
     assert far.actions == [] and no_trap_read.actions == []
+
+
+def test_a_trap_set_askew_is_committed_though_the_cell_his_overhang_reaches_is_read_unsure():
+    """The askew trap again, A's disc now half over one neighbour, which the reader reads
+    unsure (empty, but not surely): that cell's doubt is his overhang's, and the trap is
+    still committed (sim.flatart development game 3,600,009: an olive disc set back over
+    a snow cell). A cell read unsure that his overhang does not reach is still asked."""
+    askew = changes(m3_0=-0.3, m2_0=0.45, **{"1_1": -0.12})     # (a far cell flickers)
+    overhang = (parse_cell("-3,0"), parse_cell("-2,0"))
+    read = seated("-3,0")
+    read.feed(replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=overhang), askew)
+    assert read.actions[-1]["action"] == {"type": "place_trap", "hunter": "A"}
+
+    elsewhere = (parse_cell("-3,0"), parse_cell("-3,1"))
+    doubted = seated("-3,0")
+    doubted.feed(replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=elsewhere), askew)
+    assert doubted.actions == []
+
+
+def test_a_step_onto_a_bare_cell_showing_a_third_of_a_piece_is_no_hunter_in_a_hand():
+    """A left his cell (a whole piece lost) and the cell east of it gained a third of one
+    (a pale piece on a pale tile); a step north-east onto B's cell fits about as well,
+    his arrival hidden by B. The best fit puts nothing down that shows, but the other
+    does show a piece put down: no hunter in a hand. The reader reads A east, unsure of
+    that cell, and B alone surely: the step east is committed, not waited for and then
+    asked about with nobody to answer (sim.flatart development game 3,600,007). With
+    nothing gained east, A may be in a hand: waited for."""
+    tracker = seated_in_order("-3,0", "-2,-1")
+    east = replace(board({"red": "-2,0", "blue": "-2,-1"}), unsure_cells=(parse_cell("-2,0"),))
+    tracker.feed(east, changes(m3_0=-0.95, m2_0=0.3))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+    in_hand = seated_in_order("-3,0", "-2,-1")
+    in_hand.feed(replace(board({"blue": "-2,-1"}), unsure_cells=(parse_cell("-2,0"),)), changes(m3_0=-0.95))
+    assert in_hand.actions == [] and in_hand.question is None
+
+
+def test_a_step_that_shows_faintly_is_committed_when_the_reader_reads_the_board_it_leaves():
+    """A's pale piece stepped from snow to snow: his old cell lost nine tenths of a piece,
+    the new one gained a seventh, under the fit a step needs alone. The reader reads the
+    whole board as that step leaves it, every cell surely: committed (sim.flatart
+    development game 3,600,023, asked with nobody to answer). Read elsewhere, or with
+    the cell reached unsure, it is not."""
+    faint = changes(m3_0=-0.9, m2_0=0.15)
+    sure = seated("-3,0")
+    sure.feed(board({"red": "-2,0", "blue": "3,0"}), faint)
+    assert sure.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+    unsure = seated("-3,0")
+    unsure.feed(replace(board({"red": "-2,0", "blue": "3,0"}), unsure_cells=(parse_cell("-2,0"),)), faint)
+    misread = seated("-3,0")
+    misread.feed(board({"red": "-1,0", "blue": "3,0"}), faint)
+    assert unsure.actions == [] and misread.actions == []
