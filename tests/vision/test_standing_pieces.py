@@ -231,7 +231,7 @@ def test_the_same_setup_frames_are_learnt_the_same_way_every_time():
     frames, OpenBLAS across threads made the tile alignment's small solves differ in
     their last bits from one call to the next: every third calibration learnt another
     empty board, and a reading then differed. With one OpenBLAS thread (set before
-    OpenCV loads it: maamut/__init__.py, tests/conftest.py), each one is the same."""
+    OpenCV loads it: maamut/__init__.py, the root conftest.py), each one is the same."""
     _, frames, first = table(5_000_199)
     for _ in range(3):
         again = learn(frames)

@@ -1,4 +1,4 @@
-"""Settings every test shares."""
+"""Settings every test shares (here at the root: loaded before pytest collects any module)."""
 import os
 
 # As the product sets it (maamut/__init__.py), before numpy or OpenCV load OpenBLAS:
