@@ -158,6 +158,12 @@ def _pieces(contents) -> int:
     return len(contents.hunters) + (contents.trap is not None) + 2 * contents.mammoth
 
 
+def _arrivals(before: "BoardView", candidate) -> list[int]:
+    """The cells ``candidate`` leaves more pieces on than ``before`` has there."""
+    return [x for x in candidate.changed
+            if _pieces(contents_of_view(candidate.view, x)) > _pieces(contents_of_view(before, x))]
+
+
 def _names(cells) -> list[str]:
     return [CELL_NAMES[c] for c in sorted(set(cells))]
 
@@ -1687,8 +1693,8 @@ class GameTracker:
         could = sum(sizes) / evidence.size
         return -evidence.strength(position.mammoth)[cell] > LIFT_MARGIN * could
 
-    @classmethod
-    def _arrived_as_fitted(cls, position: engine.Position, evidence: ChangeEvidence, scored) -> bool:
+    @staticmethod
+    def _arrived_as_fitted(position: engine.Position, evidence: ChangeEvidence, scored) -> bool:
         """Whether a resolution the changes fit, not the best, puts a piece down where its
         cells show one arriving, at rest's measure at least: the best may hide its own
         arrival (a hunter joining another), and a piece put down elsewhere is in no hand
@@ -1698,18 +1704,14 @@ class GameTracker:
         strength = evidence.strength(position.mammoth)
         before = BoardView.of_position(position)
         return any(strength[x] >= CHANGE_AT_REST for fit, _, _, c in scored[1:] if fit >= CHANGES_FIT
-                   for x in c.changed if x != CENTRE
-                   and _pieces(contents_of_view(c.view, x)) > _pieces(contents_of_view(before, x)))
+                   for x in _arrivals(before, c) if x != CENTRE)
 
     @staticmethod
     def _arrived(position: engine.Position, evidence: ChangeEvidence, candidate: Candidate) -> bool:
         """Whether the cells ``candidate`` puts pieces down on show some piece arriving."""
         strength = evidence.strength(position.mammoth)
-        before = BoardView.of_position(position)
-        arrivals = [x for x in candidate.changed
-                    if _pieces(contents_of_view(candidate.view, x)) > _pieces(contents_of_view(before, x))]
         return any(abs(strength[x]) >= CHANGES_ARRIVAL if x == CENTRE else strength[x] >= CHANGES_ARRIVAL
-                   for x in arrivals)
+                   for x in _arrivals(BoardView.of_position(position), candidate))
 
     @staticmethod
     def _flight_under_way(position: engine.Position, scored) -> bool:
