@@ -456,7 +456,10 @@ def _align_on_tiles(gray: np.ndarray, homography: np.ndarray) -> np.ndarray | No
     edges = np.zeros((size, size), np.float32)
     for plane in planes:
         # Every colour channel: two tiles (or a tile and the gap) may differ in hue only.
-        edges += cv2.magnitude(cv2.Sobel(plane, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(plane, cv2.CV_32F, 0, 1, ksize=3))
+        # numpy, not cv2.magnitude: OpenCV's IPP path gives different last bits from
+        # call to call on the same input, and the alignment then lands differently.
+        dx, dy = cv2.Sobel(plane, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(plane, cv2.CV_32F, 0, 1, ksize=3)
+        edges += np.sqrt(dx * dx + dy * dy)
     # Saturate: every edge counts about the same, strong or faint. A gap between two
     # tiles has an edge on each side; if only the stronger one counted, the fit would
     # lean towards the tiles that stand out most from the gap.
