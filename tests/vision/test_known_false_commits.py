@@ -42,3 +42,14 @@ def test_a_trap_taken_up_under_its_hunter_is_not_committed_as_a_move(tmp_path):
     south-west."""
     folder = Path(sim.tabletop.write_game(sim.tabletop.generate_game(5_600_011), str(tmp_path)))
     assert track_game(folder).false_commits == 0
+
+
+@pytest.mark.xfail(strict=True, reason="open defect (docs/vision.md, session 35): players learnt alike "
+                                       "(glass beads by their dark middle) name a move by identity alone")
+def test_a_neighbour_read_under_another_players_name_is_not_committed_as_his_move(tmp_path):
+    """``sim.tabletop`` game 5,800,020, nobody answering: B takes up his trap under him
+    (asked about, unanswered), then C, a yellow glass bead, steps onto the snow beside
+    him and is read there as B (the snow shows through the bead), B as his trap and C's
+    trap as C. The cells' changes fit "B north-west 1"; it must not be committed."""
+    folder = Path(sim.tabletop.write_game(sim.tabletop.generate_game(5_800_020), str(tmp_path)))
+    assert track_game(folder).false_commits == 0
