@@ -966,16 +966,16 @@ class GameTracker:
         # still one the reader may read surely (sim.tabletop development game 5,500,004).
         # Not one taken up: a trap under a hunter is the reader's commonest miss, so its
         # sure word that none is left there is no witness.
-        under_mover = [c for f, _, _, c in scored if CHANGES_ASK <= f < CHANGES_FIT
-                       and isinstance(c.action, engine.PlaceTrap)]
+        faint = [c for f, _, _, c in scored if CHANGES_ASK <= f < CHANGES_FIT]
+        under_mover = [c for c in faint if isinstance(c.action, engine.PlaceTrap)]
         considered, seen = fitting + under_mover, self._view_of(observation)
         # A step that shows faintly on one of its cells (a pale piece on a pale tile) fits
         # less too: still one when the reader reads the board as it leaves it, every cell
         # it is sure of (sim.flatart development game 3,600,023: C's step onto snow showed
         # a fifth of a piece there, a later one off snow a sixth; both were asked about
         # with nobody to answer).
-        considered += [c for f, _, _, c in scored if CHANGES_ASK <= f < CHANGES_FIT
-                       and isinstance(c.action, engine.Move) and c.view.masked(hidden) == seen.masked(hidden)]
+        considered += [c for c in faint
+                       if isinstance(c.action, engine.Move) and c.view.masked(hidden) == seen.masked(hidden)]
         read = [c for c in considered if self._reader_agrees(c, considered, seen, hidden) and id(c) not in outweighed]
         if not lifted and observation.board_found and len({c.outcome.position for c in read}) == 1:
             return self._propose_seen(snap, read[0], timestamp)
