@@ -950,6 +950,7 @@ class GameTracker:
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
                 and not self._trap_seen_left_out(best, observation)
+                and not self._reader_denies_mover(position, evidence, best, observation)
                 and not self._mover_read_where_he_was(position, evidence, best, observation)
                 and not (strength < MOVE_SHOWN_ALONE and self._mover_read_setting_trap(position, best, observation))
                 and ((leak < CHANGES_LEAK and not self._leaves_stack(position, best))
@@ -1471,6 +1472,37 @@ class GameTracker:
         # nor on a cell a hunter keeps: one on his own trap is often read as that trap.)
         return any(x not in unsure and contents_of_view(seen, x).trap is not None
                    and contents_of_view(candidate.view, x).empty for x in candidate.changed)
+
+    def _reader_denies_mover(self, position: engine.Position, evidence: ChangeEvidence, candidate: Candidate,
+                             observation: Observation) -> bool:
+        """Whether the reader, surely or not, reads ``candidate``'s move as another turn:
+        the mover still on the cell he would leave and, where he would arrive, another
+        player's hunter only, one the game does not have there or on a cell that lost
+        rather than gained; or, on the cell he would leave bare, the mover's own trap
+        alone. The changes then only say that one cell lost a piece and another changed;
+        who moved is the reader's word, and it names the mover's trap taken up or put down
+        under him, then maybe the next player's step (sim.tabletop game 5,800,020: B took
+        his trap up and C, a glass bead learnt alike to B, stepped beside him; 5,900,017:
+        B took his trap up and C's cell lost a little; sim.flatart game 3,900,010: A's
+        trap and B's, both unseen, then A's step off his). Over 176 development games,
+        3 commits like these were wrong and none right. A hunter read as his cell was
+        where the mover joined him, on a cell that gained, may hide the mover behind
+        him: that is no denial."""
+        if not isinstance(candidate.action, engine.Move):
+            return False
+        mover = candidate.action.hunter
+        start, end = position.hunters.get(mover), candidate.view.hunter_cells().get(mover)
+        if start is None or end is None or start == end:
+            return False
+        seen = self._view_of(observation)
+        at_start, at_end = contents_of_view(seen, start), contents_of_view(seen, end)
+        if not at_start.hunters and at_start.trap == mover and contents_of_view(candidate.view, start).empty:
+            return True
+        others = set(at_end.hunters) - {mover}
+        if mover not in at_start.hunters or mover in at_end.hunters or not others:
+            return False
+        newcomers = others - set(contents_of_view(BoardView.of_position(position), end).hunters)
+        return bool(newcomers) or evidence.strength(position.mammoth)[end] <= -CHANGE_AT_REST
 
     def _note_traps_read(self, observation: Observation) -> None:
         """Count, frame by frame, each trap the reader surely reads where the game has none,

@@ -44,12 +44,26 @@ def test_a_trap_taken_up_under_its_hunter_is_not_committed_as_a_move(tmp_path):
     assert track_game(folder).false_commits == 0
 
 
-@pytest.mark.xfail(strict=True, reason="open defect (docs/vision.md, session 35): players learnt alike "
-                                       "(glass beads by their dark middle) name a move by identity alone")
 def test_a_neighbour_read_under_another_players_name_is_not_committed_as_his_move(tmp_path):
     """``sim.tabletop`` game 5,800,020, nobody answering: B takes up his trap under him
-    (asked about, unanswered), then C, a yellow glass bead, steps onto the snow beside
-    him and is read there as B (the snow shows through the bead), B as his trap and C's
-    trap as C. The cells' changes fit "B north-west 1"; it must not be committed."""
+    (asked about, unanswered), then C, a yellow glass bead learnt alike to B, steps onto
+    the snow beside him. The cells' changes fit "B north-west 1", but the reader reads B
+    still where he was and C where the step ends: it must not be committed."""
     folder = Path(sim.tabletop.write_game(sim.tabletop.generate_game(5_800_020), str(tmp_path)))
+    assert track_game(folder).false_commits == 0
+
+
+def test_a_trap_taken_up_is_not_committed_as_a_step_onto_a_hunter_still_read_alone(tmp_path):
+    """``sim.tabletop`` game 5,900,017, nobody answering: B takes up his trap under him
+    while C's cell two steps away changes too. The changes fit "B north-east 2" onto C,
+    but the reader surely reads B still on his cell and C alone on his: no commit."""
+    folder = Path(sim.tabletop.write_game(sim.tabletop.generate_game(5_900_017), str(tmp_path)))
+    assert track_game(folder).false_commits == 0
+
+
+def test_a_step_off_a_trap_the_reader_sees_left_behind_is_not_committed_as_the_turn(tmp_path):
+    """``sim.flatart`` game 3,900,010, nobody answering: A and B each put a trap down
+    under themselves, unseen, then A steps off his. The step must not be committed as
+    A's turn before the traps: the reader reads A's trap on the cell the step leaves."""
+    folder = Path(write_game(generate_game(3_900_010), str(tmp_path)))
     assert track_game(folder).false_commits == 0
