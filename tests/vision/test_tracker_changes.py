@@ -1240,3 +1240,47 @@ def test_a_step_that_shows_faintly_is_committed_when_the_reader_reads_the_board_
     misread = seated("-3,0")
     misread.feed(board({"red": "-1,0", "blue": "3,0"}), faint)
     assert unsure.actions == [] and misread.actions == []
+
+
+def test_a_step_the_reader_reads_as_another_players_is_not_committed_on_the_changes_alone():
+    """A, on his own trap on -3,0, is to move. His cell lost something and the bare cell
+    east of it gained a piece: the changes fit "A east 1" exactly. But the reader, unsure
+    of both cells, reads A still on his cell and B on the bare one (B stands on 3,0 in
+    the game): A took his trap up, and B, a glass bead learnt alike to A whose own cell
+    barely changed, stepped there after him (sim.tabletop game 5,800,020). Who moved is
+    the reader's word here, and it names another turn: nothing is committed."""
+    tracker = on_his_trap()
+    unsure = tuple(parse_cell(c) for c in ("-3,0", "-2,0"))
+    reading = replace(board({"red": "-3,0", "blue": "-2,0"}), unsure_cells=unsure)
+    tracker.feed(reading, changes(m3_0=-0.7, m2_0=1.0, **{"3_0": -0.1}))   # a glass bead shows faintly
+    assert [a["action"]["type"] for a in tracker.actions] == ["place_trap", "pass"]
+
+
+def test_a_step_off_a_bare_cell_read_holding_the_movers_own_trap_is_not_committed_on_the_changes_alone(tracker):
+    """A on -3,0 (no trap there in the game) is to move; his cell lost a piece and the
+    one east of it gained one ("A east 1"). The reader reads A there and, on the cell
+    he left, his own trap: he put it down on a turn the board did not show (under his
+    piece), so the step is not his turn to commit (sim.flatart game 3,900,010)."""
+    unsure = tuple(parse_cell(c) for c in ("-3,0", "-2,0"))
+    reading = replace(board({"red": "-2,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=unsure)
+    tracker.feed(reading, changes(m3_0=-0.7, m2_0=1.0))
+    assert tracker.actions == []
+
+
+def test_a_step_the_reader_reads_where_it_ends_is_committed_on_the_changes(tracker):
+    """The same step, read unsure with A on the cell he reached and nothing left behind:
+    the reader does not deny it, and the changes commit it."""
+    unsure = tuple(parse_cell(c) for c in ("-3,0", "-2,0"))
+    tracker.feed(replace(board({"red": "-2,0", "blue": "3,0"}), unsure_cells=unsure), changes(m3_0=-0.7, m2_0=1.0))
+    assert tracker.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_step_onto_a_hunter_whose_cell_lost_is_not_committed_when_the_reader_reads_both_still():
+    """A, on his own trap on -3,0, is to move; B stands two cells south-east of him on
+    -3,2. A's cell lost much and B's lost a little: "A south-east 2" onto B fits the
+    changes best (a hunter joining another may hide under him), but a cell that lost
+    gained nobody, and the reader surely reads A still on his cell and B alone on his:
+    A took his trap up (sim.tabletop game 5,900,017). The step is not committed."""
+    tracker = on_his_trap(b_cell="-3,2")
+    tracker.feed(board({"red": "-3,0", "blue": "-3,2"}), changes(m3_0=-1.6, m3_2=-0.4))
+    assert not any(a["action"]["type"] == "move" for a in tracker.actions[2:])
