@@ -222,3 +222,13 @@ def test_no_entry_is_ever_answered_with_a_500(client, value):
     response = client.post("/vallee/api/entry", data=json.dumps({"entry": value}),
                            headers={**WRITE, "Content-Type": "application/json"})
     assert response.status_code in (200, 400, 409), response.json
+
+
+def test_the_valley_page_opened_before_a_game_brings_the_forms_the_game_will_need(client):
+    """A spectator opens the page, then the referee starts a game: the live page updates
+    itself and asks the game's questions, so the forms' script comes with it from the
+    start (the demo's live browser test once saw "ValleeForms is not defined")."""
+    page = client.get("/vallee/").get_data(as_text=True)
+    assert "forms.js" in page and "game.js" in page
+    start(client)
+    assert "forms.js" in client.get("/vallee/").get_data(as_text=True)

@@ -123,7 +123,7 @@
       g.classList.toggle("picked", picked.includes(g.dataset.cell));
     });
   }
-  const pct = (x) => ValleeForms.pct(x);  // forms.js comes with a game only
+  const pct = (x) => ValleeForms.pct(x);  // forms.js comes with every live page: a game may start after it loads
   let boardPick = null;
   const titles = Object.fromEntries(CAT.tricks);
   function context() {
