@@ -158,6 +158,10 @@ class StabilityFilter:
 #: or turned, another's overhang or shadow). Shares of the hunters' median size.
 CHANGE_SHOWN = 0.45
 CHANGE_AT_REST = 0.25
+#: A bare cell beside a tall piece just put down gains the piece's shadow or lean: up to
+#: this share of what the piece's own cell gained (sim.tabletop development game
+#: 5,800,011: 0.77 of a piece beside a figure's 1.09, under a low desk lamp).
+SHADE_SHARE = 0.8
 #: A board still this many times the run a stable board needs: a piece lifted is not
 #: just in a hand on its way any more, the camera asks.
 WAITED = 4
@@ -190,7 +194,7 @@ class ChangeEvidence:
         return bool(np.abs(self.strength(mammoth)).max() < CHANGE_AT_REST)
 
     def fit(self, mammoth: int | None, changed: dict, shown, near=(), beside=(),
-            scale: float = 1.0) -> tuple[float, float, float]:
+            scale: float = 1.0, shaded=()) -> tuple[float, float, float]:
         """``(fit, strength, leak)`` of a change on the cells ``changed`` (cell: +1 when
         pieces are put down there, -1 when taken off, 0 either), the game having the
         mammoth on ``mammoth``. The cells ``shown`` must show it (a piece put down on an
@@ -224,6 +228,17 @@ class ChangeEvidence:
         own). A gain there is no such thing: it may be a piece put down beside, and the
         cell taken for its overhang another resolution's (sim.tabletop development game
         5,500,014: a two-step move committed as three).
+
+        ``shaded``: empty cells beside a hunter put down, each with the cell he was put
+        down on (``{cell: his cell}``), where the reader reads him: a gain there of at
+        most :data:`SHADE_SHARE` of his own cell's is his shadow or lean, no leak (a
+        figure under a low lamp). A gain as large as his own may be another piece.
+
+        >>> lamp = ChangeEvidence(np.r_[-75.0, 77.0, 110.0, np.zeros(34)], 100.0, 0.0, True)
+        >>> [round(v, 2) for v in lamp.fit(None, {0: -1, 2: 1}, {0, 2}, beside={1})]
+        [-0.02, 0.75, 0.77]
+        >>> [round(v, 2) for v in lamp.fit(None, {0: -1, 2: 1}, {0, 2}, beside={1}, shaded={1: 2})]
+        [0.75, 0.75, 0.0]
 
         ``scale``: how many of a hunter's sizes (:attr:`size`) the piece that moved on the
         change's own cells is worth; their change counts that many times over (a pawn's
@@ -271,6 +286,8 @@ class ChangeEvidence:
                 inside = [max([inside[0]] + [spills[c] for c in spilt])]
         overhang = {n for n in set(beside) - set(changed)
                     if strength[n] < 0 and any(distance(x, n) == 1 and strength[n] >= strength[x] for x in shown)}
+        overhang |= {n for n, x in dict(shaded).items() if n not in changed and changed.get(x, 0) > 0
+                     and 0 < strength[n] <= SHADE_SHARE * strength[x]}
         outside = np.abs(np.delete(strength, sorted(set(changed) | spilt | overhang)))
         # A small mover's change is lifted to a whole piece's worth at most: a change
         # already that large is not his alone (a trap taken up under him), and lifting it

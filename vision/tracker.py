@@ -373,6 +373,24 @@ def _not_sure_of(observation: Observation) -> frozenset:
     return frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
 
 
+def _shaded_by_arrivals(candidate: Candidate, beside, seen: BoardView | None,
+                        observation: Observation | None) -> dict[int, int]:
+    """The empty cells beside a hunter ``candidate`` brings, each with the cell he
+    arrives on, where his shadow or lean may fall: the reader reads him where he
+    arrives (surely or not) and no hunter, nor the mammoth, on the cell beside, none
+    of it covered. (A trap read there may be that shadow: none is ever put down
+    where no hunter stands.) :meth:`vision.stability.ChangeEvidence.fit` forgives part
+    of a gain there."""
+    if seen is None or not candidate.arrived:
+        return {}
+    standing = {cell for _, cell in seen.hunters} | {seen.mammoth} | set(observation.occluded_cells)
+    shaded = {}
+    for player, cell in candidate.view.hunters:
+        if player in candidate.arrived and (player, cell) in seen.hunters and cell not in observation.occluded_cells:
+            shaded.update({n: cell for n in NEIGHBOURS[cell] & set(beside) if n not in standing})
+    return shaded
+
+
 class GameTracker:
     """Follows the table's game on camera (see the module docstring).
 
@@ -563,6 +581,7 @@ class GameTracker:
                          self._last_time)
             return False
         self._evidence = changes
+        observation = self._hunters_read_as_their_traps(observation)
         self._note_traps_read(observation)
         asked = self.questions.current
         if asked is not None and self.table.snapshot().version != asked.version:
@@ -637,6 +656,32 @@ class GameTracker:
             self._observe_placing(snap, seen, observation.timestamp, hidden)
         elif snap.phase == "play":
             self._observe_playing(snap, seen, observation.timestamp, hidden, reading=observation)
+
+    def _hunters_read_as_their_traps(self, observation: Observation) -> Observation:
+        """``observation`` with each trap that cannot be where it is read taken for its
+        owner's hunter, read unsure: a trap of a player the reader reads nowhere, on a
+        cell where the game has no trap and does not have him (his one such trap read).
+        No turn puts a trap where its owner never stood since the game's last entry; his
+        own piece, just stepped there, read as his trap, is the reader's commonest
+        misreading of a move (sim.tabletop development game 5,800,015 and sim.flatart
+        3,800,002 and 3,800,006: the step refused or asked about, and the game stalled)."""
+        snap = self.table.snapshot()
+        if snap.phase != "play" or not observation.traps:
+            return observation
+        position = snap.position
+        seen = self._view_of(observation)
+        read = {player for player, _ in seen.hunters}
+        astray = {}
+        for cell, owner in seen.traps:
+            if owner not in read and owner in position.hunters and position.hunters[owner] != cell \
+                    and cell not in position.traps:
+                astray.setdefault(owner, []).append(cell)
+        moved = {observation.traps[cells[0]]: cells[0] for cells in astray.values() if len(cells) == 1}
+        if not moved:
+            return observation
+        return replace(observation, hunters={**observation.hunters, **moved},
+                       traps={c: label for c, label in observation.traps.items() if c not in moved.values()},
+                       unsure_cells=tuple(sorted({*observation.unsure_cells, *moved.values()})))
 
     def _view_of(self, observation: Observation) -> BoardView:
         def owner(label):
@@ -825,21 +870,24 @@ class GameTracker:
 
     # -- the cells' changes (vision.stability.BoardChanges) ---------------------------------
     def _scored_by_changes(self, position: engine.Position, evidence: ChangeEvidence, candidates=None,
-                           spill_on_mammoth: bool = False) -> list:
+                           spill_on_mammoth: bool = False, observation: Observation | None = None) -> list:
         """Every legal resolution (or ``candidates``, their ``changed`` cells counted from
         ``position``) with how well the cells' changes show it, best first:
         ``[(fit, strength, leak, candidate)]`` (see :meth:`ChangeEvidence.fit`).
 
         With ``spill_on_mammoth`` (the reader surely sees the mammoth's cell as it was),
-        a resolution that leaves him there and changes a cell beside him is not blamed for
-        his cell's change: a piece coming or going beside a standing figure changes his
-        cell too (sim.tabletop development game 5,520,015: half a piece's worth), and no
-        hunter ends on his cell without his flight."""
+        a resolution that leaves him there is not blamed for his cell's change: a piece
+        coming or going beside a standing figure changes his cell too (sim.tabletop
+        development game 5,520,015: half a piece's worth), a figure nudged or turned in
+        place does (5,800,002: 1.7 pieces' worth, the mammoth a cell away from the step),
+        and no hunter ends on his cell without his flight. With ``observation`` (the
+        reader's), a tall hunter's shadow beside the cell he reached is no leak
+        (:func:`_shaded_by_arrivals`)."""
         before = BoardView.of_position(position)
+        seen = None if observation is None else self._view_of(observation)
         mammoth = position.mammoth
-        beside_mammoth = NEIGHBOURS[mammoth] if spill_on_mammoth and mammoth is not None else frozenset()
         spilt = evidence
-        if beside_mammoth:
+        if spill_on_mammoth and mammoth is not None:
             change = evidence.change.copy()
             change[mammoth] = 0.0
             spilt = replace(evidence, change=change)
@@ -864,8 +912,9 @@ class GameTracker:
             beside = {n for x in shown for n in NEIGHBOURS[x]
                       if contents_of_view(before, n).empty and contents_of_view(c.view, n).empty}
             scale = self._mover_scale(c, evidence)
-            judged = spilt if c.view.mammoth == mammoth and beside_mammoth & c.changed else evidence
-            scored.append((*judged.fit(mammoth, ways, shown, near, beside, scale), c))
+            judged = spilt if c.view.mammoth == mammoth and mammoth not in c.changed else evidence
+            shaded = _shaded_by_arrivals(c, beside, seen, observation)
+            scored.append((*judged.fit(mammoth, ways, shown, near, beside, scale, shaded), c))
         scored.sort(key=lambda item: -item[0])
         return scored
 
@@ -922,7 +971,8 @@ class GameTracker:
             observation = replace(observation, unsure_cells=tuple(range(NUM_CELLS)))
         # A mover who vanishes was eliminated on his way only if he was seen on it.
         scored = [item for item in self._scored_by_changes(
-            position, evidence, spill_on_mammoth=self._mammoth_read_in_place(position, observation))
+            position, evidence, spill_on_mammoth=self._mammoth_read_in_place(position, observation),
+            observation=observation)
             if self._mover_evidenced(item[3])]
         if not scored:
             return False
@@ -951,6 +1001,9 @@ class GameTracker:
                 and not self._arrival_unexplained(position, evidence, best)
                 and not self._trap_seen_left_out(best, observation)
                 and not self._reader_denies_mover(position, evidence, best, observation)
+                and not self._mover_read_at_another_end(position, evidence, best, scored, observation)
+                and not self._arrival_read_as_anothers_trap(position, best, observation)
+                and not self._mover_read_staying(position, evidence, best, observation)
                 and not self._mover_read_where_he_was(position, evidence, best, observation)
                 and not (strength < MOVE_SHOWN_ALONE and self._mover_read_setting_trap(position, best, observation))
                 and ((leak < CHANGES_LEAK and not self._leaves_stack(position, best))
@@ -1121,10 +1174,18 @@ class GameTracker:
     def _leave_change(self, position: engine.Position, evidence: ChangeEvidence, observation: Observation) -> None:
         """Note a change left unmatched (asked about, reported): turns may go by unseen from
         now on (:attr:`_change_left`), unless it is only a trap put down under the player
-        to move. When it already showed a whole turn (a piece put down somewhere, or the
+        to move, or only his trap taken up from under him (then only the next player's
+        move may follow it: :meth:`_trap_taken_up_quietly`). When it already showed a whole turn (a piece put down somewhere, or the
         mover's trap taken up from under him), the cells it changed are kept
         (:meth:`_moved_on_since_left`)."""
         if self._only_under_mover(position, evidence):
+            return
+        quietly = self._trap_taken_up_quietly(position, evidence, observation)
+        if quietly is not None:
+            # Only the mover's own turn can follow from here: the next player's move after
+            # it (:meth:`_propose_hidden_then_next`), never a move of his onto another cell.
+            self._left_cells = frozenset({quietly})
+            self._read_ahead = frozenset({engine.RemoveTrap(position.to_move)})
             return
         self._change_left = True
         strength = evidence.strength(position.mammoth)
@@ -1149,6 +1210,28 @@ class GameTracker:
         if seen.hunter_cells().get(mover) != cell or contents_of_view(seen, cell).trap is not None:
             return None
         return cell if evidence.strength(position.mammoth)[cell] < 0 else None
+
+    def _trap_taken_up_quietly(self, position: engine.Position, evidence: ChangeEvidence,
+                               observation: Observation) -> int | None:
+        """The mover's cell, when the game has his own trap under him and the board changed
+        only as that trap taken up shows: his cell lost, nothing gained, nothing changed
+        but there and beside him, and the reader reads him still there (surely or not,
+        even where his tall figure passes for a hand: a hunter lifted is no trap taken
+        up) and no trap there surely. Asked about and left, it is a turn the next
+        player's move may follow (sim.tabletop development game 5,900,003: A's trap under
+        a tall figure taken up, asked, then B's plain step east; the game stalled there)."""
+        mover = position.to_move
+        cell = position.hunters.get(mover)
+        if cell is None or position.traps.get(cell) != mover:
+            return None
+        seen = self._view_of(observation)
+        trap_read = contents_of_view(seen, cell).trap is not None and cell not in _not_sure_of(observation)
+        if (mover, cell) not in seen.hunters or trap_read:
+            return None
+        strength = evidence.strength(position.mammoth)
+        near = NEIGHBOURS[cell] | {cell}
+        changed = {int(x) for x in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST)} - {CENTRE}
+        return cell if strength[cell] <= -CHANGE_AT_REST and all(x in near and strength[x] < 0 for x in changed) else None
 
     def _moved_on_since_left(self, position: engine.Position, evidence: ChangeEvidence) -> bool:
         """Whether a change left unmatched had shown a piece put down (a whole turn, only
@@ -1253,7 +1336,7 @@ class GameTracker:
                 if isinstance(c.action, engine.Move) and c.changed:
                     following.append(replace(c, changed=frozenset(before.changed_cells(c.view))))
                     chains[id(following[-1])] = chain
-        scored = self._scored_by_changes(position, evidence, following)
+        scored = self._scored_by_changes(position, evidence, following, observation=observation)
         if not scored:
             return False
         fit, strength, leak, best = scored[0]
@@ -1509,6 +1592,50 @@ class GameTracker:
         newcomers = others - set(contents_of_view(BoardView.of_position(position), end).hunters)
         return bool(newcomers) or evidence.strength(position.mammoth)[end] <= -CHANGE_AT_REST
 
+    def _mover_read_at_another_end(self, position: engine.Position, evidence: ChangeEvidence, candidate: Candidate,
+                                   scored, observation: Observation) -> bool:
+        """Whether the reader reads ``candidate``'s mover, surely or not, on the end of
+        another of his moves (``scored``), and either the cell this one ends on barely
+        gained (under :data:`CHANGE_SHOWN` as measured, however a small mover's scale
+        lifts it) or the reader reads another player's hunter there, one the game does not
+        have there. The direction then rests on a faint change the reader contradicts
+        (sim.flatart fresh game 4,000,002: B, a small pawn, left his cell plainly; the cell
+        south-west gained 0.2 of a piece, the one south-east, where the reader read him,
+        0.1; "B south-west" was committed), or two turns look like one (sim.tabletop fresh
+        game 6,100,011: A joined B, hidden behind him, then B stepped off west onto the
+        cell A's one step north-west would reach; "A north-west 2" was committed, the
+        reader reading A where B had stood and B where A would be)."""
+        if not isinstance(candidate.action, engine.Move):
+            return False
+        mover = candidate.action.hunter
+        start, end = position.hunters.get(mover), candidate.view.hunter_cells().get(mover)
+        seen = self._view_of(observation)
+        read_at = seen.hunter_cells().get(mover)
+        if read_at in (None, start, end) or not any(
+                isinstance(c.action, engine.Move) and c.action.hunter == mover
+                and c.view.hunter_cells().get(mover) == read_at for _, _, _, c in scored):
+            return False
+        newcomers = (set(contents_of_view(seen, end).hunters) - {mover}
+                     - set(contents_of_view(BoardView.of_position(position), end).hunters))
+        return evidence.strength(position.mammoth)[end] < CHANGE_SHOWN or bool(newcomers)
+
+    def _arrival_read_as_anothers_trap(self, position: engine.Position, candidate: Candidate,
+                                       observation: Observation) -> bool:
+        """Whether a move ends on a cell the game has bare that the reader reads (surely
+        or not, even under what it takes for a hand) holding another player's trap and no
+        hunter: no turn puts a trap there, and the mover read as another's trap is no
+        reading of him (sim.tabletop fresh game 6,100,011: B's trap read there, covered,
+        B having stepped there unseen a turn before; "A north-west 2" onto it was
+        committed)."""
+        if not isinstance(candidate.action, engine.Move) or not observation.board_found:
+            return False
+        mover = candidate.action.hunter
+        end = candidate.view.hunter_cells().get(mover)
+        if end is None or not contents_of_view(BoardView.of_position(position), end).empty:
+            return False
+        read = contents_of_view(self._view_of(observation), end)
+        return not read.hunters and read.trap is not None and read.trap != mover
+
     def _note_traps_read(self, observation: Observation) -> None:
         """Count, frame by frame, each trap the reader surely reads where the game has none,
         but not under a hunter the game does not have there (sim.tabletop development game
@@ -1609,6 +1736,27 @@ class GameTracker:
         kept, read = contents_of_view(candidate.view, start), contents_of_view(self._view_of(observation), start)
         return (not kept.empty and not kept.mammoth and mover not in kept.hunters and mover in read.hunters
                 and read != contents_of_view(BoardView.of_position(position), start))
+
+    def _mover_read_staying(self, position: engine.Position, evidence: ChangeEvidence, candidate: Candidate,
+                            observation: Observation) -> bool:
+        """Whether ``candidate``'s move shows on the cell it reaches alone, by less than
+        :data:`MOVE_SHOWN_ALONE` (the cell he leaves keeps his trap or a companion and
+        lost nothing), while the reader surely reads him still on that cell and nobody
+        where he would arrive: two readings against one faint gain (sim.flatart fresh game
+        4,100,000: a change that came with D's step, 0.68 of a piece on a bare cell, was
+        then committed as A stepping off his trap onto it; he had stayed)."""
+        if not isinstance(candidate.action, engine.Move):
+            return False
+        mover = candidate.action.hunter
+        start, end = position.hunters.get(mover), candidate.view.hunter_cells().get(mover)
+        unsure = _not_sure_of(observation)
+        if start is None or end is None or start in unsure or end in unsure:
+            return False
+        strength = evidence.strength(position.mammoth)
+        if strength[start] <= -CHANGE_AT_REST or strength[end] >= MOVE_SHOWN_ALONE:
+            return False
+        seen = self._view_of(observation)
+        return mover in contents_of_view(seen, start).hunters and not contents_of_view(seen, end).hunters
 
     @staticmethod
     def _leaves_stack(position: engine.Position, candidate: Candidate) -> bool:

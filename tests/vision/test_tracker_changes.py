@@ -1284,3 +1284,165 @@ def test_a_step_onto_a_hunter_whose_cell_lost_is_not_committed_when_the_reader_r
     tracker = on_his_trap(b_cell="-3,2")
     tracker.feed(board({"red": "-3,0", "blue": "-3,2"}), changes(m3_0=-1.6, m3_2=-0.4))
     assert not any(a["action"]["type"] == "move" for a in tracker.actions[2:])
+
+
+def test_a_tall_figures_shadow_beside_the_cell_he_reached_is_no_change_left_unexplained(tracker):
+    """A set his trap under him unseen (his cell shows nothing), then B (a tall figure
+    under a low lamp) stepped west onto 2,0, and the bare cell 2,1 beside it gained 0.77
+    of a piece: B's shadow (sim.tabletop development game 5,800,011, stalled at its first
+    turns so). The reader reads B on 2,0, unsure, and nobody on 2,1: both turns are
+    committed. With B read nowhere, the gain may be his own piece a cell further: nothing
+    is committed."""
+    shown = changes(m3_0=0.05, **{"3_0": -0.75, "2_0": 1.1, "2_1": 0.77})
+    reading = replace(board({"red": "-3,0", "blue": "2,0"}), unsure_cells=(parse_cell("2,0"),))
+    tracker.feed(reading, shown)
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+
+    unseen = seated("-3,0")
+    unseen.feed(replace(board({"red": "-3,0"}), unsure_cells=(parse_cell("2,0"),)), shown)
+    assert unseen.actions == []
+
+
+def test_a_shadow_as_large_as_the_piece_that_cast_it_is_no_shadow(tracker):
+    """As above, but the cell beside gained nearly as much as the one reached (0.9 of
+    1.0): more than a shadow's share, it may be another piece; nothing is committed."""
+    reading = replace(board({"red": "-3,0", "blue": "2,0"}), unsure_cells=(parse_cell("2,0"),))
+    tracker.feed(reading, changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0, "2_1": 0.9}))
+    assert tracker.actions == []
+
+
+def test_a_step_whose_figure_is_read_as_his_own_trap_is_committed(tracker):
+    """sim.tabletop development game 5,800,015: C stepped west, clearly shown by the
+    cells, and for the whole board the reader read his figure as a trap of his own on
+    the cell reached and him nowhere. A trap of his cannot lie where he never stood:
+    the step is committed (it was refused for hiding that trap, and the turns after it
+    piled up). Another player's trap read there still stops it (sim.flatart development
+    game 3,600,008)."""
+    own = board({"blue": "3,0"}, traps={"-2,0": "red"})
+    for k in range(tracker.stability.frames):
+        tracker.feed(replace(own, timestamp=k / 30), changes(settled=False, m3_0=-1.0, m2_0=1.1))
+    tracker.feed(replace(own, timestamp=0.5), changes(m3_0=-1.0, m2_0=1.1))
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "move", "hunter": "A", "direction": "E", "distance": 1}]
+
+    others = seated("-3,0")
+    theirs = board({"blue": "3,0"}, traps={"-2,0": "blue"})
+    for k in range(others.stability.frames):
+        others.feed(replace(theirs, timestamp=k / 30), changes(settled=False, m3_0=-1.0, m2_0=1.1))
+    others.feed(replace(theirs, timestamp=0.5), changes(m3_0=-1.0, m2_0=1.1))
+    assert others.actions == []
+
+
+def test_the_standing_mammoths_own_change_is_not_blamed_on_a_step_away_from_him(tracker):
+    """A steps east onto -2,0, away from the mammoth, while the cross changed by 0.9 of a
+    piece (the figure nudged or turned in place: sim.tabletop development game 5,800,002).
+    The reader reads the mammoth surely on the cross: no hunter ends there without his
+    flight, so the step is committed. Unsure of the cross, the referee is asked."""
+    shown = changes(m3_0=-1.0, m2_0=1.0, **{"0_0": 0.9})
+    reading = replace(board({"red": "-2,0", "blue": "3,0"}), unsure_cells=(parse_cell("-2,0"),))
+    tracker.feed(reading, shown)
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "move", "hunter": "A", "direction": "E", "distance": 1}]
+
+    unsure = seated("-3,0")
+    blurred = replace(reading, unsure_cells=(parse_cell("-2,0"), CENTRE))
+    unsure.feed(blurred, shown)
+    unsure.feed(blurred, changes(waited=True, m3_0=-1.0, m2_0=1.0, **{"0_0": 0.9}))
+    assert unsure.actions == []
+
+
+
+def test_a_trap_taken_up_asked_about_then_the_next_players_move_are_both_committed():
+    """A stands on his own trap and takes it up: his cell loses a third of a piece, the
+    reader still reads him there with his trap, unsure. Too faint to commit against
+    that reading, the referee is asked;
+    nobody answers, and B then moves a cell west, plainly. A trap taken up from under
+    the player to move, with him still read in place, is no move the next turns could
+    undo: both turns are committed (sim.tabletop development game 5,900,003, stalled
+    from its third turn). Read nowhere, A may be in a hand: nothing is committed."""
+    unsure_of_a = (parse_cell("-3,0"),)
+    tracker = on_his_trap()
+    entries = len(tracker.actions)
+    still = replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=unsure_of_a)
+    tracker.feed(still, changes(m3_0=-0.39))
+    tracker.feed(still, changes(waited=True, m3_0=-0.39))
+    assert tracker.question is not None and len(tracker.actions) == entries
+    b_moved = replace(board({"red": "-3,0", "blue": "2,0"}), unsure_cells=unsure_of_a)
+    tracker.feed(b_moved, changes(m3_0=-0.6, **{"3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in tracker.actions[-2:]] == [
+        {"type": "remove_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+
+    lifted = on_his_trap()
+    entries = len(lifted.actions)
+    gone = replace(board({"blue": "3,0"}), unsure_cells=unsure_of_a)
+    lifted.feed(gone, changes(m3_0=-0.39))
+    lifted.feed(gone, changes(waited=True, m3_0=-0.39))
+    lifted.feed(replace(board({"blue": "2,0"}), unsure_cells=unsure_of_a),
+                changes(m3_0=-0.6, **{"3_0": -1.0, "2_0": 1.0}))
+    assert len(lifted.actions) == entries
+
+
+def test_a_small_movers_step_named_by_a_faint_gain_the_reader_contradicts_is_not_committed(tracker):
+    """A, a small pawn (two fifths of the others' size), left -3,0 plainly; -2,-1 (north-
+    east) gained 0.2 of a piece, -2,0 (east) 0.1, and the reader reads him on -2,0, unsure
+    of both. Lifted to his size, "A north-east" fits best, but the reader names the other
+    step: nothing is committed (sim.flatart fresh game 4,000,002, a false commit)."""
+    tracker.board_changes = BoardChanges(np.zeros((NUM_CELLS, 1, 3)), SIZE, hunter_sizes=(0.4 * SIZE, SIZE))
+    reading = replace(board({"red": "-2,0", "blue": "3,0"}), unsure_cells=(parse_cell("-2,0"), parse_cell("-2,-1")))
+    shown = changes(m3_0=-1.0, m2_m1=0.2, m2_0=0.1)
+    tracker.feed(reading, shown)
+    tracker.feed(reading, changes(waited=True, m3_0=-1.0, m2_m1=0.2, m2_0=0.1))
+    assert tracker.actions == [] and tracker.question is not None
+
+
+def test_the_next_players_figure_read_as_his_own_trap_still_shows_his_move(tracker):
+    """A set his trap under him unseen, then B stepped west onto 2,0, plainly; the reader
+    reads B nowhere and a trap of his on 2,0, where the game has none and never had him
+    (sim.flatart development game 3,800,006: the last two turns lost so). That trap is
+    taken for B, read unsure: both turns are committed. A trap of A's read there, with A
+    read on his cell, is another matter: nothing is committed."""
+    tracker.feed(board({"red": "-3,0"}, traps={"2,0": "blue"}), changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+
+    other = seated("-3,0")
+    other.feed(board({"red": "-3,0"}, traps={"2,0": "red"}), changes(m3_0=0.05, **{"3_0": -1.0, "2_0": 1.0}))
+    assert other.actions == []
+
+
+def test_two_turns_that_look_like_one_move_of_the_first_player_are_not_committed_as_it():
+    """A stepped two cells south-east onto B's cell (-3,2), hidden behind him, then B
+    stepped on south-east onto -3,3: -3,0 lost a piece and -3,3 gained one, exactly as
+    "A south-east 3" would leave them. The reader reads A on -3,2, the end of another
+    move of his, and B on -3,3, where the game does not have him: nothing is committed
+    (sim.tabletop fresh game 6,100,011, a false commit). Read the other way round, the
+    move is committed."""
+    unsure = tuple(parse_cell(c) for c in ("-3,2", "-3,3"))
+    tracker = seated_in_order("-3,0", "-3,2")
+    swapped = replace(board({"red": "-3,2", "blue": "-3,3"}), unsure_cells=unsure)
+    tracker.feed(swapped, changes(m3_0=-1.0, m3_3=1.0))
+    tracker.feed(swapped, changes(waited=True, m3_0=-1.0, m3_3=1.0))
+    assert tracker.actions == []
+
+    plain = seated_in_order("-3,0", "-3,2")
+    plain.feed(replace(board({"red": "-3,3", "blue": "-3,2"}), unsure_cells=unsure), changes(m3_0=-1.0, m3_3=1.0))
+    assert [a["action"] for a in plain.actions] == [{"type": "move", "hunter": "A", "direction": "SE", "distance": 3}]
+
+
+def test_a_faint_gain_the_reader_sees_empty_is_no_step_off_a_trap_it_sees_the_mover_still_on():
+    """A stands on his own trap; the bare cell east of him gains 0.68 of a piece and his
+    own cell, which keeps the trap, loses nothing. The reader surely reads him still on
+    it and nobody east: nothing is committed (sim.flatart fresh game 4,100,000, a false
+    commit of "A east" onto a change that came with the turn before). A clear piece's
+    worth there, read unsure, is his step."""
+    tracker = on_his_trap()
+    stays = board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"})
+    tracker.feed(stays, changes(m2_0=0.68))
+    tracker.feed(stays, changes(waited=True, m2_0=0.68))
+    assert tracker.actions[-1]["action"] == {"type": "pass", "hunter": "B"}
+
+    stepped = on_his_trap()
+    reading = replace(board({"red": "-2,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=(parse_cell("-2,0"),))
+    stepped.feed(reading, changes(m2_0=1.05))
+    assert stepped.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
