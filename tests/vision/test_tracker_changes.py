@@ -1446,3 +1446,28 @@ def test_a_faint_gain_the_reader_sees_empty_is_no_step_off_a_trap_it_sees_the_mo
     reading = replace(board({"red": "-2,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=(parse_cell("-2,0"),))
     stepped.feed(reading, changes(m2_0=1.05))
     assert stepped.actions[-1]["action"] == {"type": "move", "hunter": "A", "direction": "E", "distance": 1}
+
+
+def test_a_trap_put_down_that_leaves_the_movers_cell_a_little_less_changed_is_followed_by_the_next_move(tracker):
+    """A puts his trap down under him; his cell loses 0.3 of a piece and the cell beside
+    it gains as much (the trap lifts his piece askew), and the reader reads him there with
+    it, unsure. Asked, left unanswered; B then moves a cell west, plainly: both turns are
+    committed (sim.flatart development games 3,900,020 and 3,900,023, stalled at their
+    first turn). With A read nowhere, he may be in a hand: nothing is committed."""
+    unsure_of_a = (parse_cell("-3,0"),)
+    still = replace(board({"red": "-3,0", "blue": "3,0"}, traps={"-3,0": "red"}), unsure_cells=unsure_of_a)
+    tracker.feed(still, changes(m3_0=-0.3, m3_1=0.3))
+    tracker.feed(still, changes(waited=True, m3_0=-0.3, m3_1=0.3))
+    assert tracker.actions == [] and tracker.question is not None
+    b_moved = replace(board({"red": "-3,0", "blue": "2,0"}, traps={"-3,0": "red"}), unsure_cells=unsure_of_a)
+    tracker.feed(b_moved, changes(m3_0=-0.3, m3_1=0.3, **{"3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+
+    lifted = seated("-3,0")
+    gone = replace(board({"blue": "3,0"}), unsure_cells=unsure_of_a)
+    lifted.feed(gone, changes(m3_0=-0.3, m3_1=0.3))
+    lifted.feed(gone, changes(waited=True, m3_0=-0.3, m3_1=0.3))
+    lifted.feed(replace(board({"blue": "2,0"}), unsure_cells=unsure_of_a),
+                changes(m3_0=-0.3, m3_1=0.3, **{"3_0": -1.0, "2_0": 1.0}))
+    assert lifted.actions == []
