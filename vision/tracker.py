@@ -373,6 +373,12 @@ def _not_sure_of(observation: Observation) -> frozenset:
     return frozenset(observation.occluded_cells) | frozenset(observation.unsure_cells)
 
 
+def _changed_off_cross(strength: np.ndarray) -> set[int]:
+    """The cells whose change (:meth:`ChangeEvidence.strength`) is past
+    :data:`CHANGE_AT_REST`, the cross left out (the mammoth's noise is his own)."""
+    return {int(x) for x in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST)} - {CENTRE}
+
+
 def _shaded_by_arrivals(candidate: Candidate, beside, seen: BoardView | None,
                         observation: Observation | None) -> dict[int, int]:
     """The empty cells beside a hunter ``candidate`` brings, each with the cell he
@@ -387,7 +393,7 @@ def _shaded_by_arrivals(candidate: Candidate, beside, seen: BoardView | None,
     shaded = {}
     for player, cell in candidate.view.hunters:
         if player in candidate.arrived and (player, cell) in seen.hunters and cell not in observation.occluded_cells:
-            shaded.update({n: cell for n in NEIGHBOURS[cell] & set(beside) if n not in standing})
+            shaded.update({n: cell for n in NEIGHBOURS[cell] & beside if n not in standing})
     return shaded
 
 
@@ -1162,7 +1168,7 @@ class GameTracker:
         if seen != placed[0].view:
             return None
         strength = evidence.strength(position.mammoth)
-        changed = {int(x) for x in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST)} - {CENTRE}
+        changed = _changed_off_cross(strength)
         # Askew: his cell lost some of him, a cell beside it gained (a faint change on his
         # cell alone, read unsure, is still asked).
         gained = {n for n in NEIGHBOURS[start] if strength[n] >= CHANGE_AT_REST}
@@ -1175,9 +1181,9 @@ class GameTracker:
         """Note a change left unmatched (asked about, reported): turns may go by unseen from
         now on (:attr:`_change_left`), unless it is only a trap put down under the player
         to move, or only his trap taken up from under him (then only the next player's
-        move may follow it: :meth:`_trap_taken_up_quietly`). When it already showed a whole turn (a piece put down somewhere, or the
-        mover's trap taken up from under him), the cells it changed are kept
-        (:meth:`_moved_on_since_left`)."""
+        move may follow it: :meth:`_trap_taken_up_quietly`). When it already showed a
+        whole turn (a piece put down somewhere, or the mover's trap taken up from under
+        him), the cells it changed are kept (:meth:`_moved_on_since_left`)."""
         if self._only_under_mover(position, evidence, observation):
             return
         quietly = self._trap_taken_up_quietly(position, evidence, observation)
@@ -1230,8 +1236,8 @@ class GameTracker:
             return None
         strength = evidence.strength(position.mammoth)
         near = NEIGHBOURS[cell] | {cell}
-        changed = {int(x) for x in np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST)} - {CENTRE}
-        return cell if strength[cell] <= -CHANGE_AT_REST and all(x in near and strength[x] < 0 for x in changed) else None
+        lost_alone = all(x in near and strength[x] < 0 for x in _changed_off_cross(strength))
+        return cell if strength[cell] <= -CHANGE_AT_REST and lost_alone else None
 
     def _moved_on_since_left(self, position: engine.Position, evidence: ChangeEvidence) -> bool:
         """Whether a change left unmatched had shown a piece put down (a whole turn, only
@@ -1446,7 +1452,7 @@ class GameTracker:
         if cell is None:
             return False
         near = NEIGHBOURS[cell] | {cell}
-        changed = [x for x in map(int, np.flatnonzero(np.abs(strength) >= CHANGE_AT_REST)) if x != CENTRE]
+        changed = _changed_off_cross(strength)
         if strength[cell] >= CHANGE_AT_REST:
             return all(x in near and strength[x] > 0 for x in changed)
         return (-CHANGE_SHOWN < strength[cell] <= -CHANGE_AT_REST and cell not in position.traps
