@@ -68,6 +68,13 @@ FLAT_STRAY, FLAT_TEXTURE, FLAT_MIN_TEXTURE = 0.12, 0.5, 0.02
 #: A grid point changed when it moved at least this far (ΔE) from the empty look
 #: (sensor noise and jpeg stay under 6 on a still camera).
 CHANGED = 14.0
+#: A setup step shows its new hunter on at least this many changed points...
+PLACED_POINTS = 6
+#: ... else, a piece close to its tile's colour, on this many at the first of these
+#: lower lines where one free cell shows this many times as many as any other
+#: (:func:`_faint_line`).
+FAINT_LINES = (12.0, 10.0, 8.0)
+FAINT_ALONE = 3.0
 #: A point changed by this share of :data:`CHANGED` counts when a learnt piece's colour
 #: lies within FAINT_BETTER of its distance from the tile.
 FAINT_SHARE = 0.5
@@ -295,12 +302,17 @@ class ChangeModel:
     #: (n, 3) the cross cell as setup saw it, the mammoth on it (reflectance, the board's
     #: light around divided out): while it looks so, the mammoth has not left.
     cross_setup: np.ndarray | None = None
+    #: (37, 3) each cell's light on the empty board at setup (None: not kept, files
+    #: written before it): a lamp's pool or a dark corner stays where it was.
+    setup_light: np.ndarray | None = None
 
     def to_json(self) -> dict:
         # Reflectances in ten-thousandths: in hundredths a dark rock tile's 0.06 was
         # off by up to 8 %, and a set read from its calibration file read other pieces
         # than the same set learnt in memory.
         extra = {} if self.cross_setup is None else {"cross_setup": _encode_looks(self.cross_setup)}
+        if self.setup_light is not None:
+            extra["setup_light"] = [[round(float(v), 4) for v in cell] for cell in self.setup_light]
         return {"grid_step": GRID_STEP, "grid_radius": GRID_RADIUS, "empty_scale": EMPTY_SCALE,
                 "empty": _encode_looks(self.empty),
                 "mammoth": self.mammoth.to_json(), "hunters": {k: v.to_json() for k, v in self.hunters.items()},
@@ -324,7 +336,8 @@ class ChangeModel:
                    {str(k): Look.from_json(v) for k, v in obj.get("hunters", {}).items()},
                    tuple(float(v) for v in obj.get("dark", (0.1, 0.1, 0.1))),
                    tuple(int(i) for i in obj.get("cross_print", ())),
-                   None if obj.get("print_colour") is None else tuple(float(v) for v in obj["print_colour"]), setup)
+                   None if obj.get("print_colour") is None else tuple(float(v) for v in obj["print_colour"]), setup,
+                   None if obj.get("setup_light") is None else np.asarray(obj["setup_light"], np.float32))
 
 
 def _encode_looks(reflectances: np.ndarray) -> str:
@@ -384,22 +397,35 @@ def _median_around_unless(values: np.ndarray, skip: np.ndarray, otherwise: np.nd
     return out
 
 
-def _light_ratios(reference: np.ndarray, grid: np.ndarray):
+def _light_ratios(reference: np.ndarray, grid: np.ndarray, base: np.ndarray | None = None):
     """Each cell's own light (the ratio of its outer points), its neighbours' (the median
     of their log ratios), and whether its own strays from theirs by more than :data:`LIGHT_STRAY`.
+    With ``base`` (37, 3: each cell's light at setup), what is compared is each cell's
+    light against its own at setup, and the neighbours' light lent is their change
+    since setup times the cell's own light then: a desk lamp's pool falls off by twice
+    from one corner cell to the next (sim.tabletop development table 5,000,040: the
+    corner 2.1, its neighbours 1.2-1.8), so the corner strayed on the empty board
+    itself, and was read changed all over.
+
+    >>> reflectance = np.full((NUM_CELLS, len(GRID), 3), 0.4, np.float32)
+    >>> light = np.ones((NUM_CELLS, 3)); light[0] = 2.1                    # a lamp's pool on a corner
+    >>> empty_board = reflectance * light[:, None, :]
+    >>> bool(_light_ratios(reflectance, empty_board)[2][0]), bool(_light_ratios(reflectance, empty_board, light)[2][0])
+    (True, False)
 
     A neighbour that strays itself (a piece covers it) lends no light: a bare tile on
     the board's edge between two large pieces would otherwise take their colour for its
     light and pass for covered (sim.flatart development game 3,600,001: a pawn stepped
     off an edge cell that then still read as fully changed)."""
     ratio = np.median(np.clip(grid[:, _OUTER], 0.02, 1) / np.clip(reference[:, _OUTER], 0.02, None), axis=1)
-    logs = np.log(np.clip(ratio, 0.02, None))
+    at_setup = 0.0 if base is None else np.log(np.clip(base, 0.02, None))
+    logs = np.log(np.clip(ratio, 0.02, None)) - at_setup
     around = _median_around(logs)
     stray = np.abs(logs - around).max(axis=1) > LIGHT_STRAY
     if stray.any():
         around = _median_around_unless(logs, stray, around)
         stray = np.abs(logs - around).max(axis=1) > LIGHT_STRAY
-    return ratio, around, stray | _flattened(grid, reference, logs, around, stray)
+    return ratio, around + at_setup, stray | _flattened(grid, reference, logs, around, stray)
 
 
 def _flattened(grid: np.ndarray, reference: np.ndarray, logs: np.ndarray, around: np.ndarray,
@@ -432,7 +458,8 @@ def light_strays(reference: np.ndarray, grid: np.ndarray) -> np.ndarray:
     return _light_ratios(reference, grid)[2]
 
 
-def cell_light(reference: np.ndarray, grid: np.ndarray, strays: np.ndarray | None = None) -> np.ndarray:
+def cell_light(reference: np.ndarray, grid: np.ndarray, strays: np.ndarray | None = None,
+               base: np.ndarray | None = None) -> np.ndarray:
     """(37, 3) each cell's light now against ``reference`` (a grid of the same board):
     the median ratio of its outer points, most of which no piece covers, channel by
     channel. A piece covering most of the cell (a mammoth token as wide as its tile, a
@@ -443,13 +470,14 @@ def cell_light(reference: np.ndarray, grid: np.ndarray, strays: np.ndarray | Non
     takes the neighbours' light on those cells too: two frames compared with each other
     through the empty board are then lit alike where either strays (a ring trap whose
     own ratio lies near the line would otherwise count its ring in one and not the other).
+    ``base``: each cell's light at setup (:func:`_light_ratios`).
 
     >>> empty = np.full((NUM_CELLS, len(GRID), 3), 0.5, np.float32)
     >>> seen = empty * 0.8; seen[3] = 0.1
     >>> cell_light(empty, seen)[[2, 3], 1].astype(float).round(2).tolist()
     [0.8, 0.8]
     """
-    ratio, around, stray = _light_ratios(reference, grid)
+    ratio, around, stray = _light_ratios(reference, grid, base)
     if strays is not None:
         stray = stray | strays
     return np.where(stray[:, None], np.exp(around), ratio)
@@ -765,7 +793,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         before = grids[index - 1]
         after = grids[index]
         exp = relit_empty(before, after)
-        light = cell_light(empty, after)
+        light = cell_light(empty, after, base=light0)
         before_lab, after_lab = to_lab(exp), to_lab(after)
         change = changed_points(after_lab, before_lab)
         moved = change > CHANGED
@@ -775,9 +803,16 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         for cell in cells.values():
             counts[cell] = 0
         cell = _new_hunter_cell(counts)
+        if counts[cell] < PLACED_POINTS:
+            # A piece of a colour close to its tile's changes it less than CHANGED.
+            line = _faint_line(change, _free(cells))
+            if line is None:
+                raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
+            moved = change > line
+            all_counts = moved.sum(axis=1)
+            counts = np.where(_free(cells), all_counts, 0)
+            cell = _new_hunter_cell(counts)
         overhang = max([int(all_counts[n]) for n in NEIGHBOURS[cell] if n is not None] + [0])
-        if counts[cell] < 6:
-            raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
         clusters = _piece_clusters(after_lab[cell], before_lab[cell], moved[cell])
         steps.append((index, cell, after, exp, light, after_lab, before_lab, change, moved, counts, overhang,
                       clusters))
@@ -795,7 +830,8 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
     mammoth.echo = _mammoth_echo(grids[0], empty[CENTRE] * light0[CENTRE], light0[CENTRE], lines, mammoth, hunters,
                                  dark_colour)
     return ChangeModel(empty.astype(np.float32), mammoth, hunters, tuple(float(v) for v in dark_colour),
-                       lines, print_colour, (grids[0][CENTRE] / light0[CENTRE]).astype(np.float32)), cells
+                       lines, print_colour, (grids[0][CENTRE] / light0[CENTRE]).astype(np.float32),
+                       light0.astype(np.float32)), cells
 
 
 def _echo(step, label: str, hunters: dict, mammoth: Look, dark_colour) -> dict:
@@ -886,6 +922,40 @@ _PLACEMENT = np.array([ring_of(c) == RADIUS for c in range(NUM_CELLS)])
 #: cell changed is this small a share of the most any cell changed (a set put down
 #: elsewhere, as some tests do).
 PLACEMENT_SHARE = 0.2
+
+
+def _free(placed: dict) -> np.ndarray:
+    """(37,) the cells a hunter may still be put down on at setup: not the cross, not
+    one already taken (``placed``: {label: cell})."""
+    free = np.ones(NUM_CELLS, bool)
+    free[CENTRE] = False
+    free[list(placed.values())] = False
+    return free
+
+
+def _faint_line(change: np.ndarray, free: np.ndarray) -> float | None:
+    """The change (ΔE) a setup step's new piece shows when none reaches :data:`CHANGED`:
+    the highest of :data:`FAINT_LINES` at which one free cell alone shows
+    :data:`PLACED_POINTS` points or more, :data:`FAINT_ALONE` times as many as any other
+    free cell (None: no such line). An olive star on olive grass changed 22 points by 6
+    and one by 14, while the step's noise stayed under 4 (sim.flatart development table
+    3,000,018); a small grey bead on a glossy grass tile 24 by 10 and 3 by 14
+    (sim.tabletop 5,000,007).
+
+    >>> change = np.zeros((NUM_CELLS, len(GRID))); change[3, :20] = 11.0; change[4, :3] = 11.0
+    >>> free = np.ones(NUM_CELLS, bool)
+    >>> _faint_line(change, free)
+    10.0
+    >>> change[4, :10] = 11.0
+    >>> _faint_line(change, free) is None
+    True
+    """
+    for line in FAINT_LINES:
+        counts = np.where(free, (change > line).sum(axis=1), 0)
+        order = np.sort(counts)[::-1]
+        if order[0] >= PLACED_POINTS and order[0] >= FAINT_ALONE * order[1]:
+            return float(line)
+    return None
 
 
 def _new_hunter_cell(counts: np.ndarray) -> int:
@@ -1970,7 +2040,7 @@ def frame_changes(model: ChangeModel, grid: np.ndarray, labels: list[str],
     each point's change from its cell's empty look, the learnt colour it matches, and
     what that adds up to on each cell. None of it depends on which cells are covered."""
     grid_lab = to_lab(grid)
-    gain = cell_light(model.empty, grid)
+    gain = cell_light(model.empty, grid, base=model.setup_light)
     expected = np.clip(model.empty * gain[:, None, :], 0, 1)
     change = changed_points(grid_lab, to_lab(expected))
     moved = change > CHANGED

@@ -484,6 +484,9 @@ class GameTracker:
         self._answering = False
         #: (table version, position) of resolutions the referee said the board does not show.
         self._refuted: set[tuple] = set()
+        #: (table version, position) of resolutions the cells showed clearly and the reader
+        #: read against (:meth:`_read_against`): only the referee commits them.
+        self._doubted: set[tuple] = set()
         #: Traps the reader kept reading where the game has none, since its last entry:
         #: (the game's entries, {cell: frames read}) (:meth:`_note_traps_read`).
         self._traps_read: tuple[int, dict[int, int]] = (-1, {})
@@ -1000,17 +1003,16 @@ class GameTracker:
         # reached unexplained).
         rivals = [item for item in scored[1:] if item[3].outcome.position != best.outcome.position
                   and not (item[2] >= CHANGE_SHOWN and leak < CHANGE_AT_REST)]
-        if (not lifted and not arrived_elsewhere and fit >= CHANGES_FIT
-                and strength >= self._shown_bar(position, best, leak, observation)
-                and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN)
+        clear = (not lifted and not arrived_elsewhere and fit >= CHANGES_FIT
+                 and strength >= self._shown_bar(position, best, leak, observation)
+                 and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN))
+        read_against = clear and self._read_against(position, evidence, best, scored, observation)
+        if read_against:
+            self._doubted.add((snap.version, best.outcome.position))
+        if (clear and not read_against
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
                 and not self._trap_seen_left_out(best, observation)
-                and not self._reader_denies_mover(position, evidence, best, observation)
-                and not self._mover_read_at_another_end(position, evidence, best, scored, observation)
-                and not self._arrival_read_as_anothers_trap(position, best, observation)
-                and not self._mover_read_staying(position, evidence, best, observation)
-                and not self._mover_read_where_he_was(position, evidence, best, observation)
                 and not (strength < MOVE_SHOWN_ALONE and self._mover_read_setting_trap(position, best, observation))
                 and ((leak < CHANGES_LEAK and not self._leaves_stack(position, best))
                      or (self._arrivals_seen(position, best, observation)
@@ -1053,6 +1055,10 @@ class GameTracker:
             return True
         strengths = np.abs(evidence.strength(position.mammoth))
         changed = {int(c) for c in np.flatnonzero(strengths >= CHANGE_SHOWN)}
+        if self._mammoth_read_in_place(position, observation):
+            # His figure turned or nudged where he stands, read surely as the game has
+            # him: no turn shows there (sim.tabletop game 6,100,004).
+            changed.discard(position.mammoth)
         # Every cell that changed is one a legal resolution changes (the player to move's
         # own cells, where he may go): which one is unclear, so it is asked.
         reachable = changed <= {x for _, _, _, c in scored for x in c.changed}
@@ -1342,7 +1348,8 @@ class GameTracker:
                 if isinstance(c.action, engine.Move) and c.changed:
                     following.append(replace(c, changed=frozenset(before.changed_cells(c.view))))
                     chains[id(following[-1])] = chain
-        scored = self._scored_by_changes(position, evidence, following, observation=observation)
+        scored = self._scored_by_changes(position, evidence, following, observation=observation,
+                                         spill_on_mammoth=self._mammoth_read_in_place(position, observation))
         if not scored:
             return False
         fit, strength, leak, best = scored[0]
@@ -1635,22 +1642,30 @@ class GameTracker:
                      - set(contents_of_view(BoardView.of_position(position), end).hunters))
         return evidence.strength(position.mammoth)[end] < CHANGE_SHOWN or bool(newcomers)
 
-    def _arrival_read_as_anothers_trap(self, position: engine.Position, candidate: Candidate,
-                                       observation: Observation) -> bool:
+    def _arrival_read_as_anothers_piece(self, position: engine.Position, candidate: Candidate,
+                                        observation: Observation) -> bool:
         """Whether a move ends on a cell the game has bare that the reader reads (surely
-        or not, even under what it takes for a hand) holding another player's trap and no
-        hunter: no turn puts a trap there, and the mover read as another's trap is no
-        reading of him (sim.tabletop fresh game 6,100,011: B's trap read there, covered,
-        B having stepped there unseen a turn before; "A north-west 2" onto it was
-        committed)."""
+        or not, even under what it takes for a hand) holding another player's piece and
+        not the mover: another's trap and no hunter (no turn puts a trap there, and the
+        mover read as another's trap is no reading of him), or another player's hunter
+        while the mover is read on another cell. Two turns, the mover's step hidden
+        behind the next player's hunter and that player's step onto this cell, look like
+        this one step (sim.tabletop fresh game 6,100,011: A onto B's cell, then B west
+        two; "A north-west 2" was committed once with B's trap read there, once, the
+        light judged against setup's, with B read there and A on C's cell)."""
         if not isinstance(candidate.action, engine.Move) or not observation.board_found:
             return False
         mover = candidate.action.hunter
         end = candidate.view.hunter_cells().get(mover)
         if end is None or not contents_of_view(BoardView.of_position(position), end).empty:
             return False
-        read = contents_of_view(self._view_of(observation), end)
-        return not read.hunters and read.trap is not None and read.trap != mover
+        seen = self._view_of(observation)
+        read = contents_of_view(seen, end)
+        if read.hunters:
+            # (Read nowhere else, the mover may be the one misnamed there: a colour the
+            # reader confuses with his, sim.tabletop development game 5,500,005.)
+            return mover not in read.hunters and mover in seen.hunter_cells()
+        return read.trap is not None and read.trap != mover
 
     def _note_traps_read(self, observation: Observation) -> None:
         """Count, frame by frame, each trap the reader surely reads where the game has none,
@@ -1833,6 +1848,16 @@ class GameTracker:
         return not cells & hidden and all(contents_of_view(seen, x) == contents_of_view(candidate.view, x)
                                           for x in cells)
 
+    def _read_against(self, position: engine.Position, evidence: ChangeEvidence, best: Candidate, scored: list,
+                      observation: Observation) -> bool:
+        """Whether the reader reads the board against the one resolution the cells show
+        clearly: the mover elsewhere, or another piece where he arrives."""
+        return (self._reader_denies_mover(position, evidence, best, observation)
+                or self._mover_read_at_another_end(position, evidence, best, scored, observation)
+                or self._arrival_read_as_anothers_piece(position, best, observation)
+                or self._mover_read_staying(position, evidence, best, observation)
+                or self._mover_read_where_he_was(position, evidence, best, observation))
+
     def _propose_seen(self, snap: Snapshot, candidate: Candidate, timestamp: float) -> bool:
         """Propose a resolution the cells' changes showed; the board is then the one it
         leaves (what a pass pressed next is checked against). Not one that changes a cell
@@ -1840,7 +1865,14 @@ class GameTracker:
         table moved on since, by a change fainter than a piece's (sim.tabletop development
         game 5,600,011: A's trap taken up under him, asked about and left; B's step from
         his trap then changed two cells by under half a piece each, and with A's cell it
-        looked like A stepping onto B's trap, committed)."""
+        looked like A stepping onto B's trap, committed). Nor, unless the referee answers,
+        one the reader once read against while the cells showed it clearly: its reading
+        flickering the other way later is no new evidence (sim.tabletop fresh game
+        6,100,011: A's step onto B's cell and B's step off looked like one step of A's;
+        read against and asked, then, two boards later, the two hunters read swapped
+        surely, and committed)."""
+        if not self._answering and (snap.version, candidate.outcome.position) in self._doubted:
+            return False
         if self._moved_on_from_left(candidate) or not self._propose(snap, candidate, timestamp):
             return False
         self._last_observation = self._observation_of(candidate.view, timestamp)

@@ -95,6 +95,7 @@ def test_a_set_read_from_its_calibration_file_reads_as_the_set_learnt_in_memory(
     loaded = Calibration.load(path)
     assert loaded.pieces == calibration.pieces == "changes"
     assert abs(loaded.changes.empty - calibration.changes.empty).max() < 1e-4
+    assert abs(loaded.changes.setup_light - calibration.changes.setup_light).max() < 1e-4
     for frame, _truth in sample.reads:
         image = frame.image()
         from_file = asdict(BoardReader(loaded).read(image, 0.0))
@@ -124,6 +125,23 @@ def test_a_calibration_file_written_before_finer_empty_looks_still_loads(tmp_pat
     path.write_text(json.dumps(obj))
     loaded = Calibration.load(path)
     assert abs(loaded.changes.empty - calibration.changes.empty).max() <= 0.005 + 1e-6
+
+
+def test_a_calibration_file_written_before_the_setup_light_was_kept_still_reads(tmp_path):
+    """Files without the empty board's light per cell (``setup_light``) load, and their
+    cells' light is judged against the neighbours' alone, as it was when they were
+    written: every frame is still read."""
+    import json
+
+    sample, calibration = table(3_000_007)
+    obj = calibration.to_json()
+    del obj["changes"]["setup_light"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(obj))
+    loaded = Calibration.load(path)
+    assert loaded.changes.setup_light is None
+    for frame, _truth in sample.reads:
+        assert BoardReader(loaded).read(frame.image(), 0.0).board_found
 
 
 def test_a_mammoth_token_wider_than_the_cross_is_learnt_at_setup():
@@ -167,6 +185,23 @@ def test_flat_stars_the_figures_model_reads_back_are_read_by_their_changes(monke
     figures = learn([frame.image() for frame in sample.calib])
     assert figures.pieces == "figures"
     assert not frame_right(BoardReader(figures).read(sample.reads[0][0].image(), 0.0), truth)
+
+
+def test_a_star_of_nearly_its_tiles_colour_is_learnt_at_setup(monkeypatch):
+    """The fourth player's olive star put down on olive grass changes its cell by less
+    than a point's usual line (one point by ΔE 14, 22 by 6, the step's noise under 4):
+    setup finds it at a lower line where its cell alone changed, and the set is learnt
+    by its changes; two of its four frames are read fully right. Without the lower
+    lines the changes learn nothing, the figures' model reads the set, and no frame is
+    right."""
+    sample, calibration = table(3_000_018)
+    assert sample.table["colour_kinds"]["D"] == "close" and calibration.pieces == "changes"
+    assert len(calibration.setup_cells) == 4
+    assert sum(frame_right(*read(3_000_018, index)[:2]) for index in range(4)) >= 2
+    monkeypatch.setattr(vision.changes, "FAINT_LINES", ())
+    figures = learn([frame.image() for frame in sample.calib])
+    assert figures.pieces == "figures"
+    assert not any(frame_right(BoardReader(figures).read(frame.image(), 0.0), truth) for frame, truth in sample.reads)
 
 
 def test_a_grey_mammoth_figure_as_wide_as_the_cross_is_learnt_by_its_changes():

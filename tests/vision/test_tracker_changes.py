@@ -691,6 +691,22 @@ def test_a_trap_hidden_under_its_hunter_then_the_next_players_move_are_both_comm
     assert unseen.actions == []
 
 
+def test_the_standing_mammoths_own_change_is_no_change_left_uncommitted(tracker):
+    """Only the cross changed, by 1.3 pieces (his figure turned where he stands), while
+    the reader surely reads the mammoth there and every hunter where the game has him:
+    nothing is reported, and A's trap set unseen, then B's step west, are still both
+    committed (sim.tabletop game 6,100,004: the figure turned a quarter between setup
+    and play, reported as a change nothing legal explains; no hidden turn was inferred
+    after it)."""
+    still = board({"red": "-3,0", "blue": "3,0"})
+    tracker.feed(still, changes(**{"0_0": 1.3}))
+    tracker.feed(still, changes(waited=True, **{"0_0": 1.3}))
+    assert tracker.actions == [] and not tracker.reports
+    tracker.feed(board({"red": "-3,0", "blue": "2,0"}), changes(**{"0_0": 1.3, "3_0": -1.0, "2_0": 1.0}))
+    assert [a["action"] for a in tracker.actions] == [
+        {"type": "place_trap", "hunter": "A"}, {"type": "move", "hunter": "B", "direction": "W", "distance": 1}]
+
+
 def test_a_trap_put_down_under_its_hunter_then_the_next_player_joining_him_are_both_committed():
     """A set his trap under him (his cell gained, plainly), then B stepped onto A's
     cell: the board shows A's cell gaining two pieces and B's losing one. A's trap alone
@@ -1428,6 +1444,25 @@ def test_two_turns_that_look_like_one_move_of_the_first_player_are_not_committed
     plain = seated_in_order("-3,0", "-3,2")
     plain.feed(replace(board({"red": "-3,3", "blue": "-3,2"}), unsure_cells=unsure), changes(m3_0=-1.0, m3_3=1.0))
     assert [a["action"] for a in plain.actions] == [{"type": "move", "hunter": "A", "direction": "SE", "distance": 3}]
+
+
+def test_a_move_the_reader_read_against_is_not_committed_when_its_reading_later_flips():
+    """As above: the reader reads B (unsure) where "A south-east 3" would end and A on
+    B's cell: the cells show that step clearly, the reader reads another player there,
+    so it is asked, not committed. The same still board is then read the other way
+    round, surely (the two beads swapped): that is no new evidence, and nothing is
+    committed on it (sim.tabletop fresh game 6,100,011, a false commit once the light
+    was judged against setup's); the question stands."""
+    unsure = tuple(parse_cell(c) for c in ("-3,2", "-3,3"))
+    tracker = seated_in_order("-3,0", "-3,2")
+    against = replace(board({"red": "-3,2", "blue": "-3,3"}), unsure_cells=unsure)
+    tracker.feed(against, changes(m3_0=-1.0, m3_3=1.0))
+    tracker.feed(against, changes(waited=True, m3_0=-1.0, m3_3=1.0))
+    assert tracker.actions == [] and tracker.question is not None
+    swapped_surely = board({"red": "-3,3", "blue": "-3,2"})
+    tracker.feed(swapped_surely, changes(m3_0=-1.0, m3_3=1.0))
+    tracker.feed(swapped_surely, changes(waited=True, m3_0=-1.0, m3_3=1.0))
+    assert tracker.actions == [] and tracker.question is not None
 
 
 def test_a_faint_gain_the_reader_sees_empty_is_no_step_off_a_trap_it_sees_the_mover_still_on():
