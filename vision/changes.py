@@ -793,7 +793,7 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         before = grids[index - 1]
         after = grids[index]
         exp = relit_empty(before, after)
-        light = cell_light(empty, after, base=light0)
+        light = cell_light(empty, after)
         before_lab, after_lab = to_lab(exp), to_lab(after)
         change = changed_points(after_lab, before_lab)
         moved = change > CHANGED
