@@ -796,21 +796,19 @@ def learn_changes(grids: list[np.ndarray], gains: list[np.ndarray], labels_at: l
         light = cell_light(empty, after)
         before_lab, after_lab = to_lab(exp), to_lab(after)
         change = changed_points(after_lab, before_lab)
+        free = _free(cells)
         moved = change > CHANGED
-        counts = moved.sum(axis=1)
-        all_counts = counts.copy()
-        counts[CENTRE] = 0
-        for cell in cells.values():
-            counts[cell] = 0
+        all_counts = moved.sum(axis=1)
+        counts = np.where(free, all_counts, 0)
         cell = _new_hunter_cell(counts)
         if counts[cell] < PLACED_POINTS:
             # A piece of a colour close to its tile's changes it less than CHANGED.
-            line = _faint_line(change, _free(cells))
+            line = _faint_line(change, free)
             if line is None:
                 raise ValueError(f"setup frame {index + 1}: no newly placed hunter found")
             moved = change > line
             all_counts = moved.sum(axis=1)
-            counts = np.where(_free(cells), all_counts, 0)
+            counts = np.where(free, all_counts, 0)
             cell = _new_hunter_cell(counts)
         overhang = max([int(all_counts[n]) for n in NEIGHBOURS[cell] if n is not None] + [0])
         clusters = _piece_clusters(after_lab[cell], before_lab[cell], moved[cell])

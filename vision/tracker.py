@@ -1008,7 +1008,8 @@ class GameTracker:
                  and (not rivals or rivals[0][0] <= fit - CHANGES_MARGIN))
         read_against = clear and self._read_against(position, evidence, best, scored, observation)
         if read_against:
-            self._doubted.add((snap.version, best.outcome.position))
+            # (Only this turn's are ever looked up: a long game keeps no older ones.)
+            self._doubted = {k for k in self._doubted if k[0] == snap.version} | {(snap.version, best.outcome.position)}
         if (clear and not read_against
                 and self._stays_seen(position, best, observation)
                 and not self._arrival_unexplained(position, evidence, best)
